@@ -104,7 +104,10 @@ class Game:
 
     @property
     def penalties_complete(self) -> bool:
-        return self.over and all(name in self.penalties for name in self.players)
+        """Whether the game ended and every player but the winner has a penalty entered."""
+        return self.over and all(
+            name in self.penalties for seat, name in enumerate(self.players) if seat != self.winner
+        )
 
     # ----------------------------------------------------------------- events
     def place(self, card: Card, player: str | None = None, on: Card | None = None) -> Verdict:
