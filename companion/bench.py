@@ -31,9 +31,9 @@ def _median_rate(count: int, run, repeat: int) -> tuple[float, list[float]]:
     return statistics.median(rates), rates
 
 
-def run_rules_benchmark(games: int = 2000, repeat: int = 5, players: int = 4) -> dict:
+def run_rules_benchmark(games: int = 2000, repeat: int = 5, players: int = 4, pin: bool = True) -> dict:
     """Events checked per second and whole games simulated per second, on one core."""
-    where = _pin_to_one_core()
+    where = _pin_to_one_core() if pin else "not pinned"
     preset = get_preset("classic")
     print(f"elfer bench rules: classic, {players} players, {games} games per run, {repeat} runs, {where}")
 

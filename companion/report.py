@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import Colour
+from .cards import Card, CardError, Colour
 from .record import CheckedLine
 
 TEXTS = {
@@ -49,7 +49,10 @@ def check_line(line: CheckedLine, event: object, lang: str = "de") -> str:
     t = TEXTS[lang]
     what = t.get(line.kind, line.kind)
     if isinstance(event, dict) and isinstance(event.get("card"), str):
-        what = f"{what} {event['card']}"
+        try:
+            what = f"{what} {Card.parse(event['card']).name(lang)}"
+        except CardError:
+            what = f"{what} {event['card']}"
     mark = "✓" if line.verdict.ok else "✗"
     text = f"{t['line']} {line.line:>4}  {mark} {what}"
     if not line.verdict.ok:
@@ -60,9 +63,8 @@ def check_line(line: CheckedLine, event: object, lang: str = "de") -> str:
 def _row(row: object, lang: str) -> str:
     if row is None:
         return TEXTS[lang]["none"]
-    if isinstance(row[0], list):
-        return " / ".join(f"{a}–{b}" for a, b in row)
-    return f"{row[0]}–{row[1]}"
+    runs = row if isinstance(row[0], list) else [row]
+    return " / ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 def check_summary(summary: dict, lines: int, rejected: int, lang: str = "de") -> str:

@@ -41,7 +41,6 @@ MESSAGES: Mapping[str, tuple[ErrorCode, str, str]] = MappingProxyType(
         "not_an_object": (E.BAD_EVENT, "Eine Zeile muss ein JSON-Objekt sein", "A line must be a JSON object"),
         "missing_field": (E.BAD_EVENT, "Feld „{field}“ fehlt", "Field “{field}” is missing"),
         "bad_field": (E.BAD_EVENT, "Ungültiges Feld „{field}“: {text}", "Invalid field “{field}”: {text}"),
-        "unknown_field": (E.BAD_EVENT, "Unbekanntes Feld „{field}“", "Unknown field “{field}”"),
         "unknown_card": (E.BAD_EVENT, "Unbekannte Karte „{text}“", "Unknown card “{text}”"),
         "not_in_deck": (E.BAD_EVENT, "{card} gehört nicht zu diesem Spiel", "{card} is not part of this game"),
         "unknown_rules": (E.BAD_EVENT, "Unbekannte Regeln „{text}“", "Unknown rules “{text}”"),
