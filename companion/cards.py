@@ -115,7 +115,7 @@ class Card:
             return text
         if not isinstance(text, str):
             raise CardError(f"a card is written like R11, not {text!r}")
-        match = _NOTATION.match(text)
+        match = _NOTATION.match(unicodedata.normalize("NFC", text))
         if not match:
             raise CardError(f"{text!r} is not a card: write a colour and a number, like R11 or Rot 11")
         colour = Colour.parse(match["colour"])

@@ -110,6 +110,12 @@ def _simulate(args: argparse.Namespace) -> int:
     except PresetError as error:
         print(f"elfer simulate: {error}", file=sys.stderr)
         return 2
+    if args.out:
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"elfer simulate: cannot write records to {args.out}: {error.strerror or error}", file=sys.stderr)
+            return 2
     with tqdm(total=args.sessions, unit="session", disable=None, file=sys.stderr, leave=False) as bar:
         try:
             results = simulate(preset, args.players, args.sessions, args.seed, args.bots, args.games, args.limit,
@@ -119,7 +125,6 @@ def _simulate(args: argparse.Namespace) -> int:
             return 1
     stats = statistics_of(results)
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
         for number, result in enumerate(results, start=1):
             write_record(result.record, args.out / f"session-{number:03d}.jsonl")
     if args.json:

@@ -39,8 +39,8 @@ def parse_event(obj: object) -> Event | Rejection:
     kind = obj.get("event")
     if kind is None:
         return reject("missing_field", field="event")
-    if kind not in EVENT_KINDS:
-        return reject("unknown_event", text=kind)
+    if not isinstance(kind, str) or kind not in EVENT_KINDS:
+        return reject("unknown_event", text=_shown(kind))
     try:
         return _PARSERS[kind](obj)
     except _FieldError as error:
@@ -50,6 +50,11 @@ def parse_event(obj: object) -> Event | Rejection:
 class _FieldError(Exception):
     def __init__(self, rejection: Rejection):
         self.rejection = rejection
+
+
+def _shown(value: object) -> str:
+    """A field's value as the message quotes it."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _required(obj: dict, name: str) -> object:
@@ -67,21 +72,25 @@ def _name(obj: dict, name: str, required: bool = False) -> str | None:
 
 def _card(obj: dict, name: str, required: bool = False) -> Card | None:
     value = _required(obj, name) if required else obj.get(name)
-    if value is None:
+    if value is None and not required:
         return None
     try:
         return Card.parse(value)
     except CardError:
-        raise _FieldError(reject("unknown_card", text=value)) from None
+        raise _FieldError(reject("unknown_card", text=_shown(value))) from None
 
 
 def _start(obj: dict) -> Start:
     players = _required(obj, "players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 6:
+    if (
+        not isinstance(players, list)
+        or not 2 <= len(players) <= 6
+        or not all(isinstance(p, str) and p.strip() for p in players)
+    ):
         raise _FieldError(reject("bad_players", text="2 bis 6 Namen / 2 to 6 names"))
     rules = obj.get("rules", "classic")
     if not isinstance(rules, str):
-        raise _FieldError(reject("unknown_rules", text=rules))
+        raise _FieldError(reject("unknown_rules", text=_shown(rules)))
     options = obj.get("options", {})
     if not isinstance(options, dict):
         raise _FieldError(reject("bad_field", field="options", text="ein Objekt / an object"))

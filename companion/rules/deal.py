@@ -37,7 +37,11 @@ class Deal:
         while True:
             self.redeals += 1
             rng.shuffle(deck)
-            self.hands: list[set[Card]] = [set(deck[i * size : (i + 1) * size]) for i in range(len(players))]
+            # Hands are insertion-ordered dicts used as sets: a set of cards would iterate
+            # in hash (memory address) order, and a seed would not replay the same game.
+            self.hands: list[dict[Card, None]] = [
+                dict.fromkeys(deck[i * size : (i + 1) * size]) for i in range(len(players))
+            ]
             self.stock: list[Card] = deck[len(players) * size :]
             self.opening_card, self.first = self._opening(rng, first)
             if self.first is not None:
@@ -66,7 +70,7 @@ class Deal:
         return game.current if game.started else self.first
 
     @property
-    def hand(self) -> set[Card]:
+    def hand(self) -> dict[Card, None]:
         return self.hands[self.seat]
 
     def fitting(self) -> list[Card]:
@@ -119,11 +123,11 @@ class Deal:
             move = kind(move.card, game.players[seat]) if kind is Place else kind(game.players[seat])
         if kind is Place:
             verdict = game.place(move.card, move.player)
-            self.hands[seat].discard(move.card)
+            del self.hands[seat][move.card]
         elif kind is Draw:
             verdict = game.draw(move.player)
             self.last_drawn = card = self.stock.pop()
-            self.hands[seat].add(card)
+            self.hands[seat][card] = None
         else:
             verdict = game.next(move.player)
         if not verdict.ok:  # the two views of the game disagree: a bug, never a player's mistake

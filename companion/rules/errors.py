@@ -131,7 +131,7 @@ def _render(key: str, value: object, lang: str) -> str:
         return value.name(lang)
     if isinstance(value, Colour):
         return value.label(lang)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple)) and all(isinstance(item, Card) for item in value):
         return join_names(value, lang, alternatives=key in ALTERNATIVES)
     return str(value)
 

@@ -11,11 +11,17 @@ Every method that changes the state returns a verdict; a rejected event changes 
 
 from __future__ import annotations
 
+import operator
 from typing import Sequence
 
 from ..cards import COLOURS, Card, Colour
 from .errors import ACCEPTED, Rejection, Verdict, reject
 from .presets import Preset, PresetError
+
+
+# Everything undo must restore besides the masks, hands and penalties.
+_SCALAR_STATE = ("stock", "current", "started", "opened", "placed", "drawn", "turn_over", "winner", "turns", "openers")
+_scalar_state = operator.attrgetter(*_SCALAR_STATE)
 
 
 class Game:
@@ -229,22 +235,10 @@ class Game:
     def undo(self) -> Verdict:
         if not self._history:
             return reject("nothing_to_undo")
-        (
-            masks,
-            hands,
-            self.stock,
-            self.current,
-            self.started,
-            self.opened,
-            self.placed,
-            self.drawn,
-            self.turn_over,
-            self.winner,
-            self.turns,
-            self.openers,
-            penalties,
-        ) = self._history.pop()
-        self.masks, self.hands, self.penalties = list(masks), list(hands), dict(penalties)
+        masks, hands, penalties, *scalars = self._history.pop()
+        self.masks, self.hands, self.penalties = list(masks), list(hands), penalties
+        for name, value in zip(_SCALAR_STATE, scalars):
+            setattr(self, name, value)
         return ACCEPTED
 
     # ----------------------------------------------------------------- helpers
@@ -268,21 +262,7 @@ class Game:
 
     def _save(self) -> None:
         self._history.append(
-            (
-                tuple(self.masks),
-                tuple(self.hands),
-                self.stock,
-                self.current,
-                self.started,
-                self.opened,
-                self.placed,
-                self.drawn,
-                self.turn_over,
-                self.winner,
-                self.turns,
-                self.openers,
-                self.penalties.copy() if self.penalties else {},
-            )
+            (tuple(self.masks), tuple(self.hands), self.penalties.copy(), *_scalar_state(self))
         )
 
     def _missing(self, card: Card) -> list[Card]:

@@ -67,10 +67,12 @@ class Session:
         return totals
 
     def _regular_over(self) -> bool:
-        finished = self.finished_games
+        # Judge only between games: the last game ended and all its penalties are in.
+        if not self.games or not self.games[-1].penalties_complete:
+            return False
         if self.rules.limit is not None:
-            return any(points >= self.rules.limit for points in self.totals().values()) and bool(finished)
-        return len(finished) >= self.rules.games
+            return any(points >= self.rules.limit for points in self.totals().values())
+        return len(self.finished_games) >= self.rules.games
 
     def leaders(self) -> list[str]:
         totals = self.totals()

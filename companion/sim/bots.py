@@ -75,7 +75,7 @@ class SensibleBot:
         mine = game.hands[deal.seat]
         return bool(game.stock) and all(mine < n for seat, n in enumerate(game.hands) if seat != deal.seat)
 
-    def _score(self, card: Card, hand: set[Card], mask: int) -> int:
+    def _score(self, card: Card, hand: dict[Card, None], mask: int) -> int:
         colour, number = card.colour, card.number
         if mask >> (number - 1) & 1:
             steps = (1,)

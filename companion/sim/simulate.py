@@ -96,6 +96,7 @@ def play_session(preset: Preset, players: Sequence[str], rng: random.Random, bot
     if tiebreak != "share":
         options["tiebreak"] = tiebreak
     rules = SessionRules.from_options(options, len(players))
+    preset = preset.with_options(preset_options or {})
     session = Session(players, rules)
     bots = make_bots(bot_kinds, players, rng)
     record: list[Event] = []
@@ -103,7 +104,8 @@ def play_session(preset: Preset, players: Sequence[str], rng: random.Random, bot
     number = 0
     while not session.over:
         seats = tuple(session.playoff_pending or players)
-        record.append(Start(seats, preset.name, MappingProxyType(options if number == 0 else {})))
+        # Session options begin the session; preset options hold for each game.
+        record.append(Start(seats, preset.name, MappingProxyType(options if number == 0 else dict(preset_options or {}))))
         deal, game_stats = play_game(preset, seats, bots, rng, number % len(seats), record)
         (session.playoff_games if len(seats) < len(players) else session.games).append(deal.game)
         stats.append(game_stats)
