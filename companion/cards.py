@@ -74,13 +74,12 @@ _COLOUR_WORDS["gruen"] = Colour.GREEN
 class Card:
     """One card: a colour and a number from 1 to 20. Immutable and interned."""
 
-    __slots__ = ("colour", "number", "row", "bit", "neighbours", "code")
+    __slots__ = ("colour", "number", "row", "bit", "code")
 
     colour: Colour
     number: int
     row: int  # index of the colour, for per-colour tables
     bit: int  # 1 << number, this card's place in a row's bitmask
-    neighbours: int  # bitmask of number - 1 and number + 1
     code: str
 
     def __new__(cls, colour: Colour, number: int) -> "Card":
@@ -134,7 +133,6 @@ def _make_card(colour: Colour, number: int) -> Card:
         ("number", number),
         ("row", colour.index),
         ("bit", 1 << number),
-        ("neighbours", (1 << (number - 1)) | (1 << (number + 1))),
         ("code", f"{colour.letter}{number}"),
     ):
         object.__setattr__(made, name, value)

@@ -17,18 +17,10 @@ import pytest
 
 from companion.cli import main
 from companion.rules.presets import PRESETS
+from helpers import EXAMPLE, SUMMARY_FIELDS
 
-EXAMPLE = [
-    '{"event": "start", "players": ["Anna","Ben","Cem"], "rules": "classic"}',
-    '{"event":"place","card":"R11","player":"Ben"}',
-    '{"event":"next"}',
-    '{"event":"draw"}',
-    '{"event":"undo"}',
-    '{"event":"penalty","player":"Anna","points":21}',
-]
 ACCEPTED = EXAMPLE[:5]
 SKIPPED = EXAMPLE[:3] + ['{"event": "place", "card": "R13", "t_ms": 1200}']
-SUMMARY_FIELDS = {"over", "winner", "current", "hands", "stock", "rows", "penalties", "totals", "games"}
 
 
 def console_script() -> str:
@@ -166,29 +158,30 @@ def test_check_json_messages_in_english(tmp_path, capsys):
 
 
 # ----------------------------------------------------------------- check: human output
-def test_check_human_output_is_german_by_default(tmp_path, capsys):
-    assert call(["check", str(write(tmp_path, SKIPPED))]) == 1
+@pytest.mark.parametrize(
+    "lang, shown, not_shown",
+    [
+        pytest.param(
+            [],
+            ["Zeile", "abgelehnt", "skipped_number", "Rot 12 fehlt", "1 von 4 Zeilen abgelehnt", "Nachziehstapel: 20"],
+            ["line", "rejected", "Stock", "is missing"],
+            id="german-by-default",
+        ),
+        pytest.param(
+            ["--lang", "en"],
+            ["line", "rejected", "Red 12 is missing", "1 of 4 lines rejected", "Stock: 20"],
+            ["Zeile", "abgelehnt", "fehlt", "Nachziehstapel"],
+            id="english",
+        ),
+    ],
+)
+def test_check_human_output_language(tmp_path, capsys, lang, shown, not_shown):
+    assert call(["check", str(write(tmp_path, SKIPPED)), *lang]) == 1
     out = capsys.readouterr().out
-    assert "Zeile" in out
-    assert "abgelehnt" in out
-    assert "skipped_number" in out
-    assert "Rot 12 fehlt" in out
-    assert "1 von 4 Zeilen abgelehnt" in out
-    assert "Nachziehstapel: 20" in out
-    for english in ("line", "rejected", "Stock", "is missing"):
-        assert english not in out
-
-
-def test_check_human_output_in_english(tmp_path, capsys):
-    assert call(["check", str(write(tmp_path, SKIPPED)), "--lang", "en"]) == 1
-    out = capsys.readouterr().out
-    assert "line" in out
-    assert "rejected" in out
-    assert "Red 12 is missing" in out
-    assert "1 of 4 lines rejected" in out
-    assert "Stock: 20" in out
-    for german in ("Zeile", "abgelehnt", "fehlt", "Nachziehstapel"):
-        assert german not in out
+    for text in shown:
+        assert text in out
+    for text in not_shown:
+        assert text not in out
 
 
 def test_check_human_output_names_every_rejected_line(tmp_path, capsys):

@@ -18,56 +18,12 @@ from companion.rules import PRESETS, ErrorCode, Game
 from companion.rules.errors import ACCEPTED, MESSAGES, Rejection, reject
 from companion.rules.events import Draw, Next, Penalty, Place, Start, Undo
 from companion.rules.session import Referee
-
-NAMES = ("Anna", "Ben", "Cem", "Dana", "Emil", "Fiona")
-C = Card.parse
+from helpers import C, empty_stock, new_game, ok, play, won
 
 
 # ----------------------------------------------------------------- helpers
-def ok(verdict) -> None:
-    assert verdict.ok, str(verdict)
-
-
-def play(game: Game, script: str) -> Game:
-    """Accepted events: card codes place, ``draw`` draws, ``|`` is NEXT."""
-    for token in script.split():
-        if token == "|":
-            ok(game.next())
-        elif token == "draw":
-            ok(game.draw())
-        else:
-            ok(game.place(C(token)))
-    return game
-
-
 def game(script: str = "", preset: str = "classic", players: int = 2) -> Game:
-    return play(Game(PRESETS[preset], NAMES[:players]), script)
-
-
-def run(colour: str, numbers) -> str:
-    return " ".join(f"{colour}{n}" for n in numbers)
-
-
-def won(ben_keeps: int = 1) -> Game:
-    """Anna wins a two-player classic game; Ben keeps ``ben_keeps`` cards; all 11s are down."""
-    bens = ["Y11", "B11"] + [f"Y{n}" for n in range(10, 0, -1)] + [f"Y{n}" for n in range(12, 21)]
-    g = game("R11 |")
-    play(g, " ".join(bens[: 20 - ben_keeps]) + " |")
-    play(g, run("R", range(10, 0, -1)) + " " + run("R", range(12, 20)) + " G11")
-    assert g.over and g.winner_name == "Anna" and g.hands == [0, ben_keeps]
-    return g
-
-
-def empty_stock() -> Game:
-    """Six players, stock drawn empty, Anna on turn with nothing done."""
-    g = game("R11 |", players=6)
-    while g.stock:
-        for _ in range(min(3, g.stock)):
-            ok(g.draw())
-        ok(g.next())
-    while g.current_player != "Anna":
-        ok(g.next())
-    return g
+    return play(new_game(preset, players), script)
 
 
 def snapshot(g: Game) -> tuple:

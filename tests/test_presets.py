@@ -8,80 +8,10 @@ import random
 import pytest
 
 from companion import cli
-from companion.cards import COLOURS, Card, Colour
-from companion.rules import DRAW, NEXT, PLACE, PRESETS, ErrorCode, Game, Place, PresetError, get_preset
+from companion.cards import COLOURS, Card
+from companion.rules import DRAW, NEXT, PLACE, PRESETS, ErrorCode, Place, PresetError, get_preset
 from companion.rules.deal import Deal, IllegalMove
-
-NAMES = ("Anna", "Ben", "Cem", "Dana", "Emil", "Fiona")
-C = Card.parse
-RED, YELLOW, GREEN, BLUE = Colour.RED, Colour.YELLOW, Colour.GREEN, Colour.BLUE
-
-
-# ----------------------------------------------------------------- helpers
-def new_game(preset: str, players: int = 2, **options) -> Game:
-    p = PRESETS[preset].with_options(options) if options else PRESETS[preset]
-    return Game(p, NAMES[:players])
-
-
-def ok(verdict) -> None:
-    assert verdict.ok, str(verdict)
-
-
-def refused(verdict, code: ErrorCode, reason: str | None = None):
-    assert not verdict.ok, "expected a rejection"
-    assert verdict.code is code, str(verdict)
-    if reason is not None:
-        assert verdict.reason == reason, verdict.reason
-    return verdict
-
-
-def play(game: Game, script: str) -> Game:
-    """Accepted events: card codes place, ``draw`` draws, ``|`` is NEXT."""
-    for token in script.split():
-        if token == "|":
-            ok(game.next())
-        elif token == "draw":
-            ok(game.draw())
-        else:
-            ok(game.place(C(token)))
-    return game
-
-
-class ScriptedRng(random.Random):
-    """Shuffles into a given order (a permutation of the deck)."""
-
-    def __init__(self, order):
-        super().__init__(0)
-        self.order = list(order)
-
-    def shuffle(self, x):
-        assert sorted(self.order) == sorted(x)
-        x[:] = self.order
-
-
-def arrange(preset, players: int, hands, draws=(), safe=lambda c: not 9 <= c.number <= 13):
-    """A deck order dealing ``hands`` (filled with ``safe`` cards), ``draws`` on top of the stock."""
-    size = preset.hand_size(players)
-    laid = {Card(colour, n) for colour in preset.colours for n in preset.laid_out}
-    deck = [c for c in preset.deck if c not in laid]
-    named = [C(x) for hand in hands for x in hand] + [C(x) for x in draws]
-    filler = [c for c in deck if c not in named and safe(c)]
-    used = set(named)
-    order = []
-    for seat in range(players):
-        hand = [C(x) for x in (hands[seat] if seat < len(hands) else ())]
-        while len(hand) < size:
-            c = filler.pop(0)
-            hand.append(c)
-            used.add(c)
-        order += hand
-    order += [c for c in deck if c not in used]
-    return order + [C(x) for x in reversed(draws)]
-
-
-def dealt(preset_name, hands, draws=(), players=2, **kw) -> Deal:
-    preset = PRESETS[preset_name]
-    return Deal(preset, NAMES[:players], ScriptedRng(arrange(preset, players, hands, draws, **kw)))
+from helpers import BLUE, GREEN, NAMES, RED, YELLOW, C, dealt, new_game, ok, play, refused
 
 
 # ================================================================= the catalogue

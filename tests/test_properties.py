@@ -119,7 +119,6 @@ def assert_ends_when_a_hand_is_empty(deal: Deal) -> None:
 @given(setups())
 def test_every_card_in_exactly_one_place_and_rows_stay_rows(setup):
     name, names, seed = setup
-    preset = PRESETS[name]
     deal, bot = new_deal(name, names, seed)
     assert_cards_accounted_for(deal)
     assert_rows(deal, None)

@@ -23,16 +23,7 @@ from companion.record import (
 from companion.rules.errors import ErrorCode, Rejection
 from companion.rules.events import Draw, Next, Penalty, Place, Start, Undo
 from companion.rules.session import Referee
-
-# The example record of the issue, line by line.
-EXAMPLE = [
-    '{"event": "start", "players": ["Anna","Ben","Cem"], "rules": "classic"}',
-    '{"event":"place","card":"R11","player":"Ben"}',
-    '{"event":"next"}',
-    '{"event":"draw"}',
-    '{"event":"undo"}',
-    '{"event":"penalty","player":"Anna","points":21}',
-]
+from helpers import EXAMPLE, SUMMARY_FIELDS
 
 
 def lines_of(*texts: str) -> list[str]:
@@ -366,9 +357,6 @@ def test_events_before_start_are_rejected():
 
 
 # ----------------------------------------------------------------- summary
-SUMMARY_FIELDS = {"over", "winner", "current", "hands", "stock", "rows", "penalties", "totals", "games"}
-
-
 def test_summary_without_any_game():
     state = summary(Referee())
     assert SUMMARY_FIELDS <= set(state)

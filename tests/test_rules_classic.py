@@ -14,79 +14,17 @@ import pytest
 from companion.cards import DECK, Card, Colour
 from companion.rules import DRAW, NEXT, PLACE, PRESETS, ErrorCode, Game, PresetError
 from companion.rules.deal import Deal, IllegalMove
+from helpers import (
+    BLUE, GREEN, NAMES, RED, YELLOW, C, ScriptedRng, arrange, dealt, empty_stock, new_game, ok, play, refused, run, won,
+)
 
 CLASSIC = PRESETS["classic"]
-NAMES = ("Anna", "Ben", "Cem", "Dana", "Emil", "Fiona")
-C = Card.parse
-RED, YELLOW, GREEN, BLUE = Colour.RED, Colour.YELLOW, Colour.GREEN, Colour.BLUE
 
 
 # ----------------------------------------------------------------- helpers
-def new_game(players: int = 2) -> Game:
-    return Game(CLASSIC, NAMES[:players])
-
-
-def ok(verdict) -> None:
-    assert verdict.ok, str(verdict)
-
-
-def refused(verdict, code: ErrorCode, reason: str | None = None):
-    assert not verdict.ok, "expected a rejection"
-    assert verdict.code is code, str(verdict)
-    if reason is not None:
-        assert verdict.reason == reason
-    return verdict
-
-
-def play(game: Game, script: str) -> Game:
-    """Push a script of accepted events: card codes place, ``draw`` draws, ``|`` is NEXT."""
-    for token in script.split():
-        if token == "|":
-            ok(game.next())
-        elif token == "draw":
-            ok(game.draw())
-        else:
-            ok(game.place(C(token)))
-    return game
-
-
-def run(colour: str, numbers) -> str:
-    return " ".join(f"{colour}{n}" for n in numbers)
-
-
 def opened(players: int = 2, script: str = "R11 |") -> Game:
     """A game in which Anna opened with the red 11 and passed the turn on."""
-    return play(new_game(players), script)
-
-
-def won_game(ben_keeps: int) -> Game:
-    """Two players: Anna opens, Ben lays 20 - ``ben_keeps`` cards, Anna lays out and wins.
-
-    Ben lays Y11, B11, then yellow down to 1 and up from 12, so all four 11s are on the
-    table at the end (Anna's last card is G11; R20 stays off the table).
-    """
-    assert 1 <= ben_keeps <= 19
-    bens = ["Y11", "B11"] + [f"Y{n}" for n in range(10, 0, -1)] + [f"Y{n}" for n in range(12, 21)]
-    game = play(new_game(2), "R11 |")
-    play(game, " ".join(bens[: 20 - ben_keeps]) + " |")
-    play(game, run("R", range(10, 0, -1)) + " " + run("R", range(12, 20)))
-    assert game.hands == [1, ben_keeps] and not game.over
-    ok(game.place(C("G11")))
-    return game
-
-
-def empty_stock_game() -> Game:
-    """Six players (stock 20): the stock is drawn empty, Anna to move, nothing placed."""
-    game = opened(6)  # Ben to move
-    while game.stock:
-        for _ in range(min(3, game.stock)):
-            ok(game.draw())
-        ok(game.next())
-    if game.current_player != "Anna":
-        while game.current_player != "Anna":
-            ok(game.next())  # with an empty stock a player may pass
-    assert game.stock == 0 and game.placed == 0 and game.drawn == 0
-    return game
+    return play(new_game(players=players), script)
 
 
 # ================================================================= setup
@@ -96,7 +34,7 @@ def empty_stock_game() -> Game:
 )
 def test_deal_sizes_and_stock(players, hand, stock):
     """Mischt alle 80 Karten gut und verteilt an jeden Spieler: 20/20/15/12/10; the rest is the stock."""
-    game = new_game(players)
+    game = new_game(players=players)
     assert game.hands == [hand] * players
     assert game.hand_sizes() == dict.fromkeys(NAMES[:players], hand)
     assert game.stock == stock
@@ -112,7 +50,7 @@ def test_two_to_six_players(players):
 
 
 def test_table_is_empty_before_the_first_card():
-    game = new_game(4)
+    game = new_game(players=4)
     assert game.table() == []
     assert game.rows() == {RED: None, YELLOW: None, GREEN: None, BLUE: None}
     assert game.current_player is None  # whoever holds the red 11 will begin
@@ -122,7 +60,7 @@ def test_table_is_empty_before_the_first_card():
 # ================================================================= opening
 def test_game_starts_with_the_opening_card_not_a_draw_or_next():
     """Der Spieler, der den roten 11er auf der Hand hat, beginnt das Spiel."""
-    game = new_game(3)
+    game = new_game(players=3)
     refused(game.draw(), ErrorCode.BAD_EVENT, "opening_first")
     refused(game.next(), ErrorCode.BAD_EVENT, "opening_first")
     assert game.table() == [] and game.stock == 20
@@ -131,7 +69,7 @@ def test_game_starts_with_the_opening_card_not_a_draw_or_next():
 @pytest.mark.parametrize("code", ["R11", "Y11", "G11", "B11"])
 def test_an_eleven_opens(code):
     """The referee cannot see hands: any 11 may be the opening card (red 11 if someone has it)."""
-    game = new_game(3)
+    game = new_game(players=3)
     ok(game.place(C(code)))
     assert game.table() == [C(code)]
     assert game.rows()[C(code).colour] == [11, 11]
@@ -139,7 +77,7 @@ def test_an_eleven_opens(code):
 
 @pytest.mark.parametrize("code", ["R10", "R12", "Y1", "B20"])
 def test_only_an_eleven_opens(code):
-    game = new_game(3)
+    game = new_game(players=3)
     verdict = refused(game.place(C(code)), ErrorCode.ROW_NOT_OPEN, "row_not_open_first")
     assert verdict.message("de") == "Noch keine Reihe offen: das Spiel beginnt mit Rot 11, Gelb 11, Grün 11 oder Blau 11"
     assert verdict.message("en") == "No row is open yet: the game starts with Red 11, Yellow 11, Green 11 or Blue 11"
@@ -148,14 +86,14 @@ def test_only_an_eleven_opens(code):
 
 def test_the_opener_is_whoever_lays_it():
     """Er legt ihn offen in die Tischmitte: the opening card's player begins."""
-    game = new_game(4)
+    game = new_game(players=4)
     ok(game.place(C("R11"), player="Cem"))
     assert game.current_player == "Cem"
     assert game.hands == [15, 15, 14, 15]
 
 
 def test_without_a_name_the_first_listed_player_opens():
-    game = new_game(3)
+    game = new_game(players=3)
     ok(game.place(C("R11")))
     assert game.current_player == "Anna"
     assert game.hands == [19, 20, 20]
@@ -163,7 +101,7 @@ def test_without_a_name_the_first_listed_player_opens():
 
 def test_opener_lays_the_eleven_alone():
     """Wurde der erste 11er ausgelegt, ist sofort der nächste Spieler an der Reihe."""
-    game = new_game(3)
+    game = new_game(players=3)
     ok(game.place(C("R11"), player="Ben"))
     for further in ("R10", "R12", "Y11"):
         verdict = refused(game.place(C(further)), ErrorCode.TURN_OVER, "after_opening")
@@ -177,7 +115,7 @@ def test_opener_lays_the_eleven_alone():
 
 def test_turn_passes_clockwise():
     """Gespielt wird reihum im Uhrzeigersinn (seat order of the start)."""
-    game = new_game(3)
+    game = new_game(players=3)
     ok(game.place(C("R11"), player="Ben"))
     order = []
     for _ in range(5):
@@ -302,7 +240,7 @@ def test_other_elevens_are_opened_in_a_later_turn():
 
 def test_worked_example_from_the_teaching_profile():
     """Only blue 11 is open; hand B10, B12, R9: play both blues, keep the red (unopened)."""
-    game = play(new_game(2), "B11 |")
+    game = play(new_game(players=2), "B11 |")
     ok(game.place(C("B10")))
     ok(game.place(C("B12")))
     refused(game.place(C("R9")), ErrorCode.ROW_NOT_OPEN)
@@ -393,7 +331,7 @@ def test_placing_any_card_allows_next():
 
 def test_empty_stock_draw_is_refused_and_the_player_passes():
     """Sollte der Nachziehstapel aufgebraucht sein ... sagt er dies, und der nächste ist dran."""
-    game = empty_stock_game()
+    game = empty_stock()
     verdict = refused(game.draw(), ErrorCode.STOCK_EMPTY)
     assert verdict.message("de") == "Der Nachziehstapel ist leer"
     assert game.stock == 0
@@ -402,7 +340,7 @@ def test_empty_stock_draw_is_refused_and_the_player_passes():
 
 
 def test_stock_running_out_mid_turn_ends_the_drawing():
-    game = new_game(6)
+    game = new_game(players=6)
     play(game, "R11 |")
     # draw 18 of the 20 stock cards over six turns
     for _ in range(6):
@@ -416,7 +354,7 @@ def test_stock_running_out_mid_turn_ends_the_drawing():
 # ================================================================= the end
 def test_first_player_to_lay_the_last_card_wins_at_once():
     """Das Spiel endet, sobald ein Spieler seine letzte Handkarte angelegt hat."""
-    game = won_game(ben_keeps=1)
+    game = won(ben_keeps=1)
     assert game.over
     assert game.winner_name == "Anna" and game.winner == 0
     assert game.hands == [0, 1]
@@ -428,14 +366,14 @@ def test_first_player_to_lay_the_last_card_wins_at_once():
 
 
 def test_no_win_while_a_card_is_left():
-    game = won_game(ben_keeps=1)
+    game = won(ben_keeps=1)
     ok(game.undo())
     assert not game.over and game.hands == [1, 1]
 
 
 def test_penalty_is_the_sum_of_numbers_left():
     """Hat er z.B. eine 19 und eine 2 übrig, erhält er 21 Punkte; the winner gets 0."""
-    game = won_game(ben_keeps=2)
+    game = won(ben_keeps=2)
     assert not game.penalties_complete
     ok(game.penalty("Ben", 21))
     assert game.penalties == {"Ben": 21}
@@ -458,7 +396,7 @@ def test_penalty_is_the_sum_of_numbers_left():
     ],
 )
 def test_bad_penalties(keeps, player, points, reason):
-    game = won_game(ben_keeps=keeps)
+    game = won(ben_keeps=keeps)
     refused(game.penalty(player, points), ErrorCode.BAD_PENALTY, reason)
     assert game.penalties == {}
 
@@ -466,7 +404,7 @@ def test_bad_penalties(keeps, player, points, reason):
 def test_penalty_twice_and_before_the_end():
     game = opened()
     refused(game.penalty("Ben", 10), ErrorCode.BAD_PENALTY, "penalty_early")
-    game = won_game(ben_keeps=1)
+    game = won(ben_keeps=1)
     ok(game.penalty("Ben", 20))
     verdict = refused(game.penalty("Ben", 19), ErrorCode.BAD_PENALTY, "penalty_twice")
     assert verdict.message("de") == "Ben hat schon 20 Punkte (zum Ändern erst zurücknehmen)"
@@ -477,55 +415,14 @@ def test_penalty_twice_and_before_the_end():
 
 
 def test_penalty_range_message():
-    game = won_game(ben_keeps=1)
+    game = won(ben_keeps=1)
     verdict = refused(game.penalty("Ben", 30), ErrorCode.BAD_PENALTY, "penalty_range")
     assert verdict.message("de") == "Ben hat 1 Karten: das sind 1 bis 20 Punkte, nicht 30"
 
 
 # ================================================================= the full-information deal
-class ScriptedRng(random.Random):
-    """A random source whose shuffles lay the deck out in given orders, one per deal."""
-
-    def __init__(self, *orders):
-        super().__init__(0)
-        self.orders = [list(o) for o in orders]
-        self.shuffles = 0
-
-    def shuffle(self, x):
-        order = self.orders[min(self.shuffles, len(self.orders) - 1)]
-        assert sorted(order) == sorted(x), "an arrangement must be a permutation of the deck"
-        x[:] = order
-        self.shuffles += 1
-
-
-def arrange(preset, players: int, hands, draws=(), safe=lambda c: not 9 <= c.number <= 13):
-    """A deck order dealing ``hands`` (filled up with ``safe`` cards) and ``draws`` on top of the stock."""
-    size = preset.hand_size(players)
-    laid = {Card(colour, n) for colour in preset.colours for n in preset.laid_out}
-    deck = [c for c in preset.deck if c not in laid]
-    named = [C(x) for hand in hands for x in hand] + [C(x) for x in draws]
-    assert len(set(named)) == len(named)
-    filler = [c for c in deck if c not in named and safe(c)]
-    used = set(named)
-    order = []
-    for seat in range(players):
-        hand = [C(x) for x in (hands[seat] if seat < len(hands) else ())]
-        while len(hand) < size:
-            c = filler.pop(0)
-            hand.append(c)
-            used.add(c)
-        order += hand
-    order += [c for c in deck if c not in used]
-    order += [C(x) for x in reversed(draws)]  # the stock's top is its last card
-    return order
-
-
-def dealt(hands, draws=(), players=2, preset=CLASSIC) -> Deal:
-    return Deal(preset, NAMES[:players], ScriptedRng(arrange(preset, players, hands, draws)))
-
-
 def test_arrange_deals_what_it_says():
-    deal = dealt([["R11"], ["R10", "Y3"]], draws=["G5", "B6"])
+    deal = dealt(CLASSIC, [["R11"], ["R10", "Y3"]], draws=["G5", "B6"])
     assert C("R11") in deal.hands[0]
     assert {C("R10"), C("Y3")} <= set(deal.hands[1])
     assert deal.stock[-1] is C("G5") and deal.stock[-2] is C("B6")
@@ -536,7 +433,7 @@ def test_arrange_deals_what_it_says():
 def test_deal_red_eleven_holder_opens(seat):
     hands = [[], [], []]
     hands[seat] = ["R11"]
-    deal = dealt(hands, players=3, draws=["Y11", "G11", "B11"])
+    deal = dealt(CLASSIC, hands, players=3, draws=["Y11", "G11", "B11"])
     assert deal.opening_card is C("R11")
     assert deal.first == seat and deal.seat == seat
     assert deal.redeals == 0
@@ -544,7 +441,7 @@ def test_deal_red_eleven_holder_opens(seat):
 
 
 def test_deal_red_eleven_holder_opens_even_if_others_hold_other_elevens():
-    deal = dealt([["Y11", "G11"], ["B11"], ["R11"]], players=3)
+    deal = dealt(CLASSIC, [["Y11", "G11"], ["B11"], ["R11"]], players=3)
     assert deal.opening_card is C("R11") and deal.first == 2
     with pytest.raises(IllegalMove):
         deal.push(PLACE[C("Y11")])
@@ -564,7 +461,7 @@ def test_deal_red_eleven_holder_opens_even_if_others_hold_other_elevens():
 def test_deal_without_red_eleven_yellow_green_blue_open_in_that_order(in_hands, in_stock, opener, seat):
     """Hat niemand den roten 11er ... Reihenfolge Gelb, Grün, Blau."""
     hands = [in_hands.get(s, []) for s in range(3)]
-    deal = dealt(hands, players=3, draws=in_stock)
+    deal = dealt(CLASSIC, hands, players=3, draws=in_stock)
     assert deal.opening_card is C(opener)
     assert deal.first == seat
     assert deal.legal_moves() == [PLACE[C(opener)]]
@@ -610,7 +507,7 @@ def test_deal_redeals_with_real_shuffles():
 
 
 def test_deal_opener_lays_alone_then_next_player():
-    deal = dealt([[], ["R11", "R10", "R12"], []], players=3)
+    deal = dealt(CLASSIC, [[], ["R11", "R10", "R12"], []], players=3)
     deal.push(PLACE[C("R11")])
     assert deal.game.current_player == "Ben"
     assert deal.legal_moves() == [NEXT]
@@ -622,7 +519,7 @@ def test_deal_opener_lays_alone_then_next_player():
 
 def test_deal_must_place_a_card_if_able():
     """Jedoch muss jeder Spieler mindestens eine Karte ausspielen, wenn er kann."""
-    deal = dealt([["R11"], ["R12", "B3"]])
+    deal = dealt(CLASSIC, [["R11"], ["R12", "B3"]])
     deal.push(PLACE[C("R11")])
     deal.push(NEXT)
     assert set(deal.legal_moves()) == {PLACE[C("R12")]}
@@ -639,7 +536,7 @@ def test_deal_must_place_a_card_if_able():
 
 
 def test_deal_an_unopened_eleven_counts_as_a_fitting_card():
-    deal = dealt([["R11"], ["Y11"]])
+    deal = dealt(CLASSIC, [["R11"], ["Y11"]])
     deal.push(PLACE[C("R11")])
     deal.push(NEXT)
     assert deal.legal_moves() == [PLACE[C("Y11")]]
@@ -649,7 +546,7 @@ def test_deal_an_unopened_eleven_counts_as_a_fitting_card():
 
 def test_deal_fitting_drawn_card_must_be_placed_at_once():
     """Passt sie, muss er sie sofort anlegen. Sein Zug ist dann beendet."""
-    deal = dealt([["R11"], []], draws=["R12"])
+    deal = dealt(CLASSIC, [["R11"], []], draws=["R12"])
     deal.push(PLACE[C("R11")])
     deal.push(NEXT)
     assert deal.legal_moves() == [DRAW]  # Ben cannot lay
@@ -665,7 +562,7 @@ def test_deal_fitting_drawn_card_must_be_placed_at_once():
 
 
 def test_deal_draws_until_a_card_fits_at_most_three():
-    deal = dealt([["R11"], []], draws=["B1", "Y2", "R12"])
+    deal = dealt(CLASSIC, [["R11"], []], draws=["B1", "Y2", "R12"])
     deal.push(PLACE[C("R11")])
     deal.push(NEXT)
     deal.push(DRAW)
@@ -677,7 +574,7 @@ def test_deal_draws_until_a_card_fits_at_most_three():
 
 
 def test_deal_three_draws_that_do_not_fit_end_the_turn():
-    deal = dealt([["R11"], []], draws=["B1", "Y2", "G3"])
+    deal = dealt(CLASSIC, [["R11"], []], draws=["B1", "Y2", "G3"])
     deal.push(PLACE[C("R11")])
     deal.push(NEXT)
     for _ in range(3):
@@ -689,7 +586,7 @@ def test_deal_three_draws_that_do_not_fit_end_the_turn():
 
 
 def test_deal_penalties_are_the_sum_of_each_hand():
-    deal = dealt([["R11"], []])
+    deal = dealt(CLASSIC, [["R11"], []])
     penalties = deal.penalties()
     assert penalties == {name: sum(c.number for c in hand) for name, hand in zip(NAMES, deal.hands)}
 

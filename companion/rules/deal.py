@@ -75,8 +75,8 @@ class Deal:
 
     def fitting(self) -> list[Card]:
         """The cards in the current hand that may be laid now."""
-        fits = self.game.fits
-        return [c for c in self.hand if fits(c)]
+        fitting = self.game.fitting_numbers()
+        return [c for c in self.hand if fitting[c.row] & c.bit]
 
     def legal_moves(self) -> list[TurnEvent]:
         game, preset = self.game, self.preset

@@ -20,7 +20,7 @@ from .presets import Preset, PresetError
 
 
 # Everything undo must restore besides the masks, hands and penalties.
-_SCALAR_STATE = ("stock", "current", "started", "opened", "placed", "drawn", "turn_over", "winner", "turns", "openers")
+_SCALAR_STATE = ("stock", "current", "started", "opened", "placed", "drawn", "turn_over", "winner", "turns", "opener_bits")
 _scalar_state = operator.attrgetter(*_SCALAR_STATE)
 
 
@@ -43,7 +43,7 @@ class Game:
         self.stock = len(self.deck) - size * len(players) - len(preset.laid_out) * len(preset.colours)
         if self.stock < 0:
             raise PresetError(f"{preset.name} has too few cards for {len(players)} players")
-        self.openers = preset.openers
+        self.opener_bits = sum(1 << n for n in preset.openers)  # numbers that may open a row
         self.current: int | None = None if preset.opening_card_starts else 0
         self.started = False  # has any turn event been accepted?
         self.opened = bool(preset.laid_out)  # is any card on the table?
@@ -77,12 +77,19 @@ class Game:
     def table(self) -> list[Card]:
         return [c for c in self.deck if self.masks[c.row] & c.bit]
 
+    @property
+    def openers(self) -> frozenset[int]:
+        """The numbers that may open a row now."""
+        return frozenset(n for n in range(self.opener_bits.bit_length()) if self.opener_bits >> n & 1)
+
     def fits(self, card: Card) -> bool:
         """Whether the card may be laid now, as far as the table goes."""
-        mask = self.masks[card.row]
-        if mask:
-            return not mask & card.bit and bool(mask & card.neighbours)
-        return card.number in self.openers
+        return bool(_fitting_numbers(self.masks[card.row], self.opener_bits) & card.bit)
+
+    def fitting_numbers(self) -> list[int]:
+        """Per colour row (by ``Colour.index``), a bitmask of the numbers that may be laid now."""
+        openers = self.opener_bits
+        return [_fitting_numbers(mask, openers) for mask in self.masks]
 
     def rows(self) -> dict[Colour, object]:
         """Per colour: ``[lowest, highest]`` on the table, or None while the row is not open.
@@ -134,12 +141,11 @@ class Game:
                 return reject("on_not_on_table", on=on)
             if on.colour is not card.colour:
                 return reject("wrong_colour", card=card, on=on)
-        if mask:
-            if not mask & card.neighbours:
-                missing = self._missing(card)
-                return reject("missing_one" if len(missing) == 1 else "missing_many", missing=missing)
-        elif card.number not in self.openers:
-            return self._not_open(card)
+        if not _fitting_numbers(mask, self.opener_bits) & card.bit:
+            if not mask:
+                return self._not_open(card)
+            missing = self._missing(card)
+            return reject("missing_one" if len(missing) == 1 else "missing_many", missing=missing)
 
         self._save()
         if not self.started:
@@ -155,7 +161,7 @@ class Game:
         self.hands[current] -= 1
         self.placed += 1
         if opening and self.preset.openers_follow_first:
-            self.openers = frozenset({card.number})
+            self.opener_bits = card.bit
         if not self.hands[current]:
             self.winner = current
         elif opening and self.preset.opening_ends_turn:
@@ -283,6 +289,15 @@ class Game:
         if self.opened:
             return reject("row_not_open", colour=card.colour, openers=[Card(card.colour, n) for n in openers])
         return reject("row_not_open_first", openers=[Card(c, n) for c in self.preset.colours for n in openers])
+
+
+def _fitting_numbers(row: int, opener_bits: int) -> int:
+    """The numbers that fit a row: the neighbours of an open row, else its openers.
+
+    One rule for every preset: a card fits when a neighbouring number of its colour
+    is on the table, whether rows grow out from an opener or in from both ends.
+    """
+    return (row << 1 | row >> 1) & ~row if row else opener_bits
 
 
 def _sum_reachable(numbers: list[int], count: int, total: int) -> bool:
