@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Callable, Sequence
 
 from ..rules.deal import Deal
-from ..rules.events import Draw, Event, Penalty, Place, Start
+from ..rules.events import Draw, Event, Penalty, Start
 from ..rules.presets import Preset
 from ..rules.session import Session, SessionRules
 from .bots import BOTS, Bot
