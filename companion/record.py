@@ -17,7 +17,7 @@ from typing import IO, Iterable, Iterator
 
 from .cards import Card, CardError
 from .rules.errors import Rejection, Verdict, reject
-from .rules.events import EVENT_KINDS, Draw, Event, Next, Penalty, Place, Start, Undo
+from .rules.events import DRAW, EVENT_KINDS, NEXT, PLACE, UNDO, Draw, Event, Next, Penalty, Place, Start
 from .rules.session import Referee
 
 ERROR_EXIT, UNREADABLE_EXIT = 1, 2
@@ -104,14 +104,22 @@ def _penalty(obj: dict) -> Penalty:
     return Penalty(_name(obj, "player", required=True), points)
 
 
-_PARSERS = {
-    "start": _start,
-    "place": lambda o: Place(_card(o, "card", required=True), _name(o, "player"), _card(o, "on")),
-    "draw": lambda o: Draw(_name(o, "player")),
-    "next": lambda o: Next(_name(o, "player")),
-    "undo": lambda o: Undo(),
-    "penalty": _penalty,
-}
+def _place(obj: dict) -> Place:
+    card, player, on = _card(obj, "card", required=True), _name(obj, "player"), _card(obj, "on")
+    return PLACE[card] if player is None and on is None else Place(card, player, on)
+
+
+def _draw(obj: dict) -> Draw:
+    player = _name(obj, "player")
+    return DRAW if player is None else Draw(player)
+
+
+def _next(obj: dict) -> Next:
+    player = _name(obj, "player")
+    return NEXT if player is None else Next(player)
+
+
+_PARSERS = {"start": _start, "place": _place, "draw": _draw, "next": _next, "undo": lambda o: UNDO, "penalty": _penalty}
 
 
 def event_to_dict(event: Event) -> dict:
