@@ -8,7 +8,6 @@ table plane and the camera model maps the table plane only.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import cv2

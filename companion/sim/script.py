@@ -32,6 +32,7 @@ ENTER, DOWN, LEAVE, SETTLE, THINK, LOOK = 0.6, 0.2, 0.5, 0.5, 0.4, 1.2
 class Hand:
     """A hand over the table: coming in from a seat towards a point, maybe holding a card."""
 
+    seat: int  # whose hand it is
     seat_angle: float  # radians, direction from the area's centre to the player's seat
     target: tuple[float, float]  # mm, where the fingertips are headed
     reach: float  # 0 = outside the picture at the seat's edge, 1 = at the target
@@ -68,32 +69,34 @@ class Script:
     def still(self, table: Table, seconds: float) -> None:
         self.frames.extend([FrameState(tuple(table.poses))] * self._count(seconds))
 
-    def reach(self, table: Table, seat_angle: float, pose: CardPose, seconds: float, coming: bool,
+    def reach(self, table: Table, seat: int, pose: CardPose, seconds: float, coming: bool,
               holding: bool) -> None:
         """A hand moving in (or out) between its seat and a card's place, maybe carrying the card."""
         n = self._count(seconds)
+        seat_angle = seat_angles(len(self.players))[seat]
         poses = tuple(table.poses)
         for i in range(n):
             progress = (i + 1) / n if coming else 1 - (i + 1) / n
             eased = 0.5 - 0.5 * math.cos(math.pi * progress)
             carried = _carried(pose, seat_angle, eased) if holding else None
-            self.frames.append(FrameState(poses, Hand(seat_angle, pose.centre, eased, carried)))
+            self.frames.append(FrameState(poses, Hand(seat, seat_angle, pose.centre, eased, carried)))
 
-    def lay(self, table: Table, seat_angle: float, pose: CardPose) -> int:
+    def lay(self, table: Table, seat: int, pose: CardPose) -> int:
         """A card goes down; returns the time it touches the table."""
-        self.reach(table, seat_angle, pose, ENTER, coming=True, holding=True)
+        self.reach(table, seat, pose, ENTER, coming=True, holding=True)
         table.add(pose)
         touched = self.t_ms
-        self.frames.extend([FrameState(tuple(table.poses), Hand(seat_angle, pose.centre, 1.0))] * self._count(DOWN))
-        self.reach(table, seat_angle, pose, LEAVE, coming=False, holding=False)
+        resting = Hand(seat, seat_angles(len(self.players))[seat], pose.centre, 1.0)
+        self.frames.extend([FrameState(tuple(table.poses), resting)] * self._count(DOWN))
+        self.reach(table, seat, pose, LEAVE, coming=False, holding=False)
         self.still(table, SETTLE)
         return touched
 
-    def lift(self, table: Table, seat_angle: float, pose: CardPose) -> None:
+    def lift(self, table: Table, seat: int, pose: CardPose) -> None:
         """A card taken back off the table."""
-        self.reach(table, seat_angle, pose, ENTER, coming=True, holding=False)
+        self.reach(table, seat, pose, ENTER, coming=True, holding=False)
         table.remove(pose.card)
-        self.reach(table, seat_angle, pose, LEAVE, coming=False, holding=True)
+        self.reach(table, seat, pose, LEAVE, coming=False, holding=True)
         self.still(table, SETTLE)
 
     def press(self, button: str, event: dict, table: Table, before: float = THINK) -> None:
@@ -123,7 +126,6 @@ def play_script(preset: Preset, players: tuple[str, ...], seed: int, fps: float,
     table_layout = TableLayout(preset, area_mm, rng, layout=layout)
     table = Table([table_layout.place(c, Table(), None) for c in game.table()])
     script = Script(preset, players, fps)
-    angles = seat_angles(len(players))
     script.truth.append({**event_to_dict(Start(players, preset.name)), "t_ms": 0})
     script.still(table, 1.0)
     opener_number: dict = {}
@@ -132,7 +134,7 @@ def play_script(preset: Preset, players: tuple[str, ...], seed: int, fps: float,
         seat = deal.seat
         moves = deal.legal_moves()
         if game.started and rng.random() < mistake_rate:
-            _make_mistake(script, deal, table, table_layout, angles[seat], rng, opener_number)
+            _make_mistake(script, deal, table, table_layout, seat, rng, opener_number)
         move = bots[players[seat]].choose(deal, moves)
         event = deal.push_unchecked(move)
         script.opener = script.opener or players[seat]
@@ -141,7 +143,7 @@ def play_script(preset: Preset, players: tuple[str, ...], seed: int, fps: float,
             if not any(p.card.colour is card.colour for p in table.poses):
                 opener_number[card.colour] = card.number
             pose = table_layout.place(card, table, opener_number.get(card.colour))
-            touched = script.lay(table, angles[seat], pose)
+            touched = script.lay(table, seat, pose)
             script.truth.append({**event_to_dict(event), "t_ms": touched})
         else:
             script.press("draw" if event.__class__ is Draw else "next", event_to_dict(event), table)
@@ -152,7 +154,7 @@ def play_script(preset: Preset, players: tuple[str, ...], seed: int, fps: float,
     return script, table
 
 
-def _make_mistake(script: Script, deal: Deal, table: Table, layout: TableLayout, seat_angle: float,
+def _make_mistake(script: Script, deal: Deal, table: Table, layout: TableLayout, seat: int,
                   rng: np.random.Generator, opener_number: dict) -> None:
     """One of the family's typical mistakes, taken back at once; the referee must flag it.
 
@@ -191,10 +193,10 @@ def _make_mistake(script: Script, deal: Deal, table: Table, layout: TableLayout,
         script.press("next", {"event": "next", "mistake": True, "error": kind}, table)
         return
     pose = layout.place(card, table, opener_number.get(card.colour), on=on)
-    touched = script.lay(table, seat_angle, pose)
+    touched = script.lay(table, seat, pose)
     event = {"event": "place", "card": card.code, "mistake": True, "error": kind, "t_ms": touched}
     if on is not None:
         event["on"] = on.card.code
     script.truth.append(event)
     script.still(table, LOOK)
-    script.lift(table, seat_angle, pose)
+    script.lift(table, seat, pose)

@@ -1,0 +1,45 @@
+"""How fast the synthetic table renders episode frames (``elfer bench synth``)."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+import cv2
+
+from ..rules.presets import get_preset
+from ..vision.markers import PLAY_AREA_MM
+from .episode import DEFAULT_RESOLUTION, random_scenery
+from .render import SceneCamera
+from .script import play_script
+
+
+def run_synth_benchmark(frames: int = 300, repeat: int = 5, pin: bool = True, seeds: tuple[int, ...] = (1, 2, 3)) -> dict:
+    """Median milliseconds per 1280×720 episode frame (render, hands, light, JPEG), one core."""
+    if pin and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        print(f"elfer bench synth: {frames} frames per run, {repeat} runs, 3 episodes (classic, 4 players, "
+              f"10 fps), {DEFAULT_RESOLUTION[0]}x{DEFAULT_RESOLUTION[1]}, one core")
+        per_frame = []
+        for run in range(repeat):
+            seed = seeds[run % len(seeds)]
+            script, _ = play_script(get_preset("classic"), ("A", "B", "C", "D"), seed, 10.0, PLAY_AREA_MM,
+                                    mistake_rate=0.1)
+            camera = SceneCamera(random_scenery(seed))
+            camera.picture(script.frames[0].table)  # the first frame builds the table and the camera maps
+            states = script.frames[1 : frames + 1]
+            start = time.perf_counter()
+            for state in states:
+                picture, _ = camera.picture(state.table, state.hand)
+                camera.encode(picture)
+            per_frame.append((time.perf_counter() - start) * 1000 / len(states))
+        median = statistics.median(per_frame)
+        print(f"synth:  {median:.1f} ms per frame = {1000 / median:.1f} frames/s (median of "
+              f"{', '.join(f'{ms:.1f}' for ms in per_frame)} ms)")
+        return {"ms_per_frame": median, "frames_per_s": 1000 / median}
+    finally:
+        cv2.setNumThreads(threads)

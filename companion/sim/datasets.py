@@ -1,0 +1,118 @@
+"""Data sets from the synthetic table: single-card pictures and labelled whole-table scenes."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from ..cards import DECK
+from ..rules.deal import Deal
+from ..rules.events import Place
+from ..rules.presets import get_preset
+from ..vision.markers import PLAY_AREA_MM as AREA_MM
+from .bots import BOTS
+from .episode import DEFAULT_RESOLUTION, random_scenery
+from .layout import LAYOUTS, CardPose, Table, TableLayout
+from .render import SceneCamera
+from .script import Hand, seat_angles
+
+SCENE_RULES = ("classic", "classic", "classic", "junior", "false-start", "three-starts")  # classic most often
+
+
+def table_after(preset_name: str, players: int, moves: int, rng: np.random.Generator, layout: str) -> Table:
+    """The table after some moves of a bots' game, laid the way a family lays it."""
+    preset = get_preset(preset_name)
+    names = tuple(f"P{i + 1}" for i in range(players))
+    seed = int(rng.integers(2**31))
+    deal = Deal(preset, names, random.Random(seed), first=0)
+    bot = BOTS["sensible"](random.Random(seed))
+    table_layout = TableLayout(preset, AREA_MM, rng, layout=layout)
+    table = Table([table_layout.place(c, Table(), None) for c in deal.game.table()])
+    openers: dict = {}
+    for _ in range(moves):
+        if deal.game.over:
+            break
+        event = deal.push_unchecked(bot.choose(deal, deal.legal_moves()))
+        if event.__class__ is Place:
+            card = event.card
+            if not any(p.card.colour is card.colour for p in table.poses):
+                openers[card.colour] = card.number
+            table.add(table_layout.place(card, table, openers.get(card.colour)))
+    return table
+
+
+def write_scenes(out: Path, count: int, seed: int, resolution: tuple[int, int] = DEFAULT_RESOLUTION,
+                 progress: Callable[[int, int], None] | None = None) -> dict:
+    """``count`` whole-table pictures and ``labels.json`` with every card's outline and visibility."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    labels = {}
+    for index in range(count):
+        scene_seed = int(np.random.default_rng([seed, index]).integers(2**31))
+        name, entry = render_scene(scene_seed, resolution)
+        path = out / f"{index:05d}.jpg"
+        path.write_bytes(entry.pop("jpeg"))
+        labels[path.name] = entry
+        if progress:
+            progress(index + 1, count)
+    (out / "labels.json").write_text(json.dumps(labels, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return labels
+
+
+def render_scene(seed: int, resolution: tuple[int, int] = DEFAULT_RESOLUTION, style: str | None = None,
+                 surface: str | None = None) -> tuple[str, dict]:
+    """One random table picture (JPEG bytes under ``"jpeg"``) with its labels."""
+    rng = np.random.default_rng([seed, 0x5CE7E5])
+    rules = SCENE_RULES[int(rng.integers(len(SCENE_RULES)))]
+    players = int(rng.integers(2, 7))
+    layout = LAYOUTS[int(rng.random() < 0.25)]
+    table = table_after(rules, players, int(rng.integers(5, 160)), rng, layout)
+    scenery = random_scenery(seed, style=style, surface=surface, resolution=resolution)
+    camera = SceneCamera(scenery)
+    hand = None
+    if table.poses and rng.random() < 0.35:
+        target = table.poses[int(rng.integers(len(table.poses)))]
+        seat = int(rng.integers(players))
+        hand = Hand(seat, seat_angles(players)[seat], target.centre, float(rng.uniform(0.6, 1.0)))
+    poses = tuple(table.poses)
+    picture, cover = camera.picture(poses, hand)
+    entry = {
+        "rules": rules,
+        "layout": layout,
+        "hand": hand is not None,
+        **scenery.describe(),
+        "cards": camera.labels(poses, cover),
+        "jpeg": camera.encode(picture),
+    }
+    return rules, entry
+
+
+def write_cards(out: Path, style: str, variants: int = 1, seed: int = 0,
+                resolution: tuple[int, int] = DEFAULT_RESOLUTION,
+                progress: Callable[[int, int], None] | None = None) -> list[Path]:
+    """Single-card pictures for calibration: ``R11.png``, ``R11_2.png``, ... under varied light and angle."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    total = len(DECK) * variants
+    for number, card in enumerate(DECK):
+        for variant in range(1, variants + 1):
+            rng = np.random.default_rng([seed, number, variant])
+            scenery = random_scenery(int(rng.integers(2**31)), style=style, resolution=resolution)
+            camera = SceneCamera(scenery)
+            w, h = scenery.area_mm
+            pose = CardPose(card, (w / 2 + float(rng.normal(0, w / 10)), h / 2 + float(rng.normal(0, h / 10))),
+                            float(rng.uniform(-25, 25)), bool(rng.random() < 0.3))
+            picture, _ = camera.picture((pose,))
+            name = card.code if variant == 1 else f"{card.code}_{variant}"
+            path = out / f"{name}.png"
+            cv2.imwrite(str(path), picture)
+            written.append(path)
+            if progress:
+                progress(len(written), total)
+    return written

@@ -1,0 +1,79 @@
+"""Episodes: whole games as the camera would see them, written as a folder.
+
+```
+meta.json      players, opener, rules, fps, resolution, style, seed (and the scenery)
+frames/        000000.jpg, 000001.jpg, ...   frame i was taken at i * 1000 / fps ms
+buttons.jsonl  {"t_ms": 5120, "button": "next"}
+truth.jsonl    the game record with "t_ms" on every event; injected mistakes carry
+               "mistake": true and the error code they should draw
+```
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..rules.presets import Preset
+from ..vision.markers import PLAY_AREA_MM as AREA_MM
+from .camera import Camera, Lighting
+from .deck import STYLES
+from .render import SceneCamera, Scenery
+from .script import play_script
+from .surface import SURFACES
+
+DEFAULT_RESOLUTION = (1280, 720)
+
+
+def random_scenery(seed: int, style: str | None = None, surface: str | None = None,
+                   resolution: tuple[int, int] = DEFAULT_RESOLUTION, area_mm: tuple[float, float] = AREA_MM,
+                   neutral_light: bool = False) -> Scenery:
+    """A table, a camera and a light drawn at random from the seed (style and surface may be fixed)."""
+    rng = np.random.default_rng([seed, 0x5CE7E])
+    style = style or sorted(STYLES)[int(rng.integers(len(STYLES)))]
+    surface = surface or SURFACES[int(rng.integers(len(SURFACES)))]
+    camera = Camera.framing(area_mm, rng=rng, resolution=resolution)
+    lighting = Lighting.neutral() if neutral_light else Lighting.random(rng)
+    return Scenery(style, surface, tuple(area_mm), camera, lighting, seed)
+
+
+def write_episode(out: Path, preset: Preset, players: tuple[str, ...], seed: int, fps: float = 10.0,
+                  mistakes: float = 0.0, style: str | None = None, resolution: tuple[int, int] = DEFAULT_RESOLUTION,
+                  layout: str = "piles", progress: Callable[[int, int], None] | None = None) -> dict:
+    """Play a game with the bots, render it frame by frame into ``out``, and return meta.json."""
+    out = Path(out)
+    frames_dir = out / "frames"
+    frames_dir.mkdir(parents=True, exist_ok=True)
+    script, _ = play_script(preset, players, seed, fps, AREA_MM, mistake_rate=mistakes, layout=layout)
+    scenery = random_scenery(seed, style=style, resolution=resolution)
+    camera = SceneCamera(scenery)
+    total = len(script.frames)
+    for index, state in enumerate(script.frames):
+        picture, _ = camera.picture(state.table, state.hand)
+        (frames_dir / f"{index:06d}.jpg").write_bytes(camera.encode(picture))
+        if progress:
+            progress(index + 1, total)
+    meta = {
+        "players": list(players),
+        "opener": script.opener,
+        "rules": preset.name,
+        "fps": fps,
+        "resolution": list(resolution),
+        "style": scenery.style,
+        "seed": seed,
+        "frames": total,
+        "mistakes": script.mistakes,
+        "layout": layout,
+        "scenery": scenery.describe(),
+    }
+    (out / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write_lines(out / "buttons.jsonl", script.buttons)
+    _write_lines(out / "truth.jsonl", script.truth)
+    return meta
+
+
+def _write_lines(path: Path, items: list[dict]) -> None:
+    path.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
