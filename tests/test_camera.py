@@ -6,8 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.sim.camera import (Camera, Glare, Lighting, LightingRenderer, Shadow, TableRaster, apply_lighting,
-                                  encode_jpeg, jpeg_roundtrip, white_balance_gains)
+from companion.sim.camera import Camera, TableRaster
+from companion.sim.lighting import (Glare, Lighting, LightingRenderer, Shadow, apply_lighting, encode_jpeg,
+                                    jpeg_roundtrip, white_balance_gains)
 
 AREA = (900.0, 600.0)
 TILTED = Camera.framing(AREA, tilt_deg=30.0, tilt_direction_deg=300.0, yaw_deg=4.0, k1=0.015, k2=0.004)

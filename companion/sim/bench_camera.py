@@ -10,7 +10,8 @@ import time
 import cv2
 import numpy as np
 
-from .camera import Camera, Lighting, LightingRenderer, TableRaster, _view_plan, encode_jpeg
+from .camera import Camera, TableRaster, _view_plan
+from .lighting import Lighting, LightingRenderer, encode_jpeg
 from .surface import make_surface
 
 

@@ -17,6 +17,7 @@ from ..rules.presets import get_preset
 from ..vision.markers import PLAY_AREA_MM as AREA_MM
 from .bots import BOTS
 from .episode import DEFAULT_RESOLUTION, random_scenery
+from .lighting import jpeg_roundtrip
 from .layout import LAYOUTS, CardPose, Table, TableLayout
 from .render import SceneCamera
 from .script import Hand, seat_angles
@@ -109,6 +110,7 @@ def write_cards(out: Path, style: str, variants: int = 1, seed: int = 0,
             pose = CardPose(card, (w / 2 + float(rng.normal(0, w / 10)), h / 2 + float(rng.normal(0, h / 10))),
                             float(rng.uniform(-25, 25)), bool(rng.random() < 0.3))
             picture, _ = camera.picture((pose,))
+            picture = jpeg_roundtrip(picture, scenery.lighting.jpeg_quality)  # as the camera delivers it
             name = card.code if variant == 1 else f"{card.code}_{variant}"
             path = out / f"{name}.png"
             cv2.imwrite(str(path), picture)

@@ -19,7 +19,8 @@ import numpy as np
 
 from ..rules.presets import Preset
 from ..vision.markers import PLAY_AREA_MM as AREA_MM
-from .camera import Camera, Lighting
+from .camera import Camera
+from .lighting import Lighting
 from .deck import STYLES
 from .render import SceneCamera, Scenery
 from .script import play_script

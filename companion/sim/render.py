@@ -15,7 +15,8 @@ import cv2
 import numpy as np
 
 from ..vision.markers import CORNER_IDS, MARKER_SIZE_MM, marker_image
-from .camera import Camera, LightingRenderer, Lighting, TableRaster, encode_jpeg
+from .camera import Camera, TableRaster
+from .lighting import Lighting, LightingRenderer, encode_jpeg
 from .deck import CARD_MM, DeckStyle, get_style, render_card
 from .hands import HandLook, draw_hand
 from .layout import CardPose
