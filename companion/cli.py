@@ -140,6 +140,11 @@ def _add_synth(commands) -> None:
     scenes.add_argument("--n", type=_positive, default=20, metavar="K", help="how many pictures (default 20)")
     scenes.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     scenes.add_argument("--out", type=Path, required=True, metavar="DIR")
+    sheet = kinds.add_parser("sheet", help="a contact sheet: every deck style on every surface",
+                             description="Renders one scene per deck style and surface, under varied light, "
+                             "into one picture (the README shows it).")
+    sheet.add_argument("--out", type=Path, required=True, metavar="FILE", help="FILE.jpg or FILE.png")
+    sheet.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
 
 
 def _styles():
@@ -279,6 +284,15 @@ def _synth(args: argparse.Namespace) -> int:
     from .sim import datasets, episode
 
     out: Path = args.out
+    if args.kind == "sheet":
+        from .sim.contact import contact_sheet
+
+        try:
+            print(contact_sheet(out, args.seed))
+        except ValueError as error:
+            print(f"elfer synth sheet: {error}", file=sys.stderr)
+            return 2
+        return 0
     if out.exists() and not out.is_dir():
         print(f"elfer synth: {out} is a file, not a folder", file=sys.stderr)
         return 2
