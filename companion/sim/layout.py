@@ -88,7 +88,7 @@ class TableLayout:
         gap = (self.area_h - rows * card_h) / (rows + 1)
         self.row_y = {c: gap + card_h / 2 + i * (card_h + gap) for i, c in enumerate(colours)}
         self.row_x = {c: self.area_w / 2 + float(rng.normal(0, 8)) for c in colours}
-        self.pile_step = card_w + float(rng.uniform(6, 16))  # centre distance between piles
+        self.pile_step = card_w + float(rng.uniform(-2, 16))  # centre distance between piles: some touch
         self.fan_step = float(rng.uniform(19, 24))  # side by side: how far each card sticks out
         self.upside_down_rate = float(rng.uniform(0.05, 0.3))
 
