@@ -95,13 +95,18 @@ def render_scene(seed: int, resolution: tuple[int, int] = DEFAULT_RESOLUTION, st
 
 def write_cards(out: Path, style: str, variants: int = 1, seed: int = 0,
                 resolution: tuple[int, int] = DEFAULT_RESOLUTION,
-                progress: Callable[[int, int], None] | None = None) -> list[Path]:
-    """Single-card pictures for calibration: ``R11.png``, ``R11_2.png``, ... under varied light and angle."""
+                progress: Callable[[int, int], None] | None = None, cards=DECK) -> list[Path]:
+    """Single-card pictures for calibration: ``R11.png``, ``R11_2.png``, ... under varied light and angle.
+
+    ``cards`` picks a subset (default all 80); a card's pictures are the same whichever
+    subset it is drawn in.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    total = len(DECK) * variants
-    for number, card in enumerate(DECK):
+    total = len(cards) * variants
+    for card in cards:
+        number = DECK.index(card)
         for variant in range(1, variants + 1):
             rng = np.random.default_rng([seed, number, variant])
             scenery = random_scenery(int(rng.integers(2**31)), style=style, resolution=resolution)
