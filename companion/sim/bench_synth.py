@@ -40,10 +40,18 @@ def run_synth_benchmark(frames: int = 300, repeat: int = 5, pin: bool = True, se
                 (hand_ms if state.hand else still_ms).append((time.perf_counter() - began) * 1000)
             throughput.append(len(states) / (time.perf_counter() - start))
         rate = statistics.median(throughput)
+        hand, still = _median(hand_ms), _median(still_ms)
         print(f"synth:  {rate:.1f} frames/s (median of runs: {', '.join(f'{r:.1f}' for r in throughput)}); "
-              f"per frame, median: {statistics.median(hand_ms):.1f} ms with a hand "
-              f"({len(hand_ms)} frames), {statistics.median(still_ms):.1f} ms without ({len(still_ms)} frames)")
-        return {"frames_per_s": rate, "hand_frame_ms": statistics.median(hand_ms),
-                "still_frame_ms": statistics.median(still_ms)}
+              f"per frame, median: {_ms(hand)} with a hand ({len(hand_ms)} frames), "
+              f"{_ms(still)} without ({len(still_ms)} frames)")
+        return {"frames_per_s": rate, "hand_frame_ms": hand, "still_frame_ms": still}
     finally:
         cv2.setNumThreads(threads)
+
+
+def _median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def _ms(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f} ms"

@@ -48,6 +48,8 @@ def write_episode(out: Path, preset: Preset, players: tuple[str, ...], seed: int
     out = Path(out)
     frames_dir = out / "frames"
     frames_dir.mkdir(parents=True, exist_ok=True)
+    for stale in frames_dir.glob("*.jpg"):  # frames of an earlier episode written here
+        stale.unlink()
     script, _ = play_script(preset, players, seed, fps, AREA_MM, mistake_rate=mistakes, layout=layout)
     scenery = random_scenery(seed, style=style, resolution=resolution)
     camera = SceneCamera(scenery)

@@ -171,7 +171,8 @@ def _make_mistake(script: Script, deal: Deal, table: Table, layout: TableLayout,
         choices.append(("must_play_or_draw", None, None))
     choices += [("skipped_number", c, None) for c in hand if game.masks[c.row] and not game.fits(c)]
     for card in fitting:  # a fitting card, but laid on the top card of another colour
-        for colour in {p.card.colour for p in table.poses} - {card.colour}:
+        # sorted: a set of colours iterates in hash order, which changes from run to run
+        for colour in sorted({p.card.colour for p in table.poses} - {card.colour}, key=lambda c: c.index):
             top = table.top_of({p.card for p in table.poses if p.card.colour is colour})
             choices.append(("wrong_colour", card, top))
     kinds = sorted({kind for kind, _, _ in choices})
