@@ -1,0 +1,615 @@
+"""Finding the fully visible cards in a view of the play area.
+
+With a play-area mapping (:mod:`companion.vision.area`) the view is a top-down picture
+in which every card is a 59 × 91 mm rectangle lying within about ±25° of upright, so
+the finder hunts for rectangles of exactly that size:
+
+1. **Candidates** (0.5 px/mm view): thin edges (Canny), split into near-vertical and
+   near-horizontal ones. For five card angles (−20° … 20°) the two edge maps are turned
+   so that such cards stand upright and box-filtered along a card's sides: every pixel
+   then knows how much of the outline of a card centred on it is there (chamfer
+   matching with the known size). Local maxima where all four sides are present, no
+   straight edge runs right across the inside and the inside is not as busy as a
+   patterned tablecloth become candidates, best first.
+2. **Refinement** (1 px/mm view, per candidate, skipped when the candidate lies inside a
+   card found already): a card-aligned patch is cut out. The pair of left and right
+   sides exactly one card width apart (and top and bottom one height apart) that is
+   best supported by edges *and* whose borders look alike from inside is the position
+   (a card's border is the same on every side; a card half under another is not); the
+   angle is the turn at which the edge points near those sides line up most sharply
+   (deskewing). Two rounds, then sub-pixel side positions. The refinement starts from
+   two angles and keeps the result with the better evidence.
+3. **Verification**: at least three sides clearly seen (the fourth may lie on a white
+   card of the pile below, where it shows no edge), no straight edge across the inside
+   (another card lying on it, a seam of the table), the border looks alike turned by
+   180° and along the width and the height, and most of the inside is one colour
+   (card stock, or an inverse card's ink). Overlapping results keep the best one.
+
+Precision comes before recall: a card that is not clearly a whole card is left out.
+Without a mapping nothing is reported unless asked for (``CardFinder(whole_frame=True)``,
+a slow and shy fallback, see :meth:`CardFinder._find_whole_frame`).
+
+Measured figures and failure modes: ``python -m companion.vision.evaluate_find``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .area import AreaView
+
+CARD_MM = (59.0, 91.0)
+"""A card's (width, height) in millimetres (the same as ``companion.sim.deck.CARD_MM``)."""
+
+
+@dataclass(frozen=True)
+class FoundCard:
+    """One fully visible card: its corners clockwise on screen (starting at any corner;
+    the reader decides which way up the face is)."""
+
+    corners_view: np.ndarray  # (4, 2) float, view pixels
+    corners_frame: np.ndarray  # (4, 2) float, frame pixels
+    score: float  # 0–1, how well the outline and the inside are supported
+    evidence: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+# --- settings -----------------------------------------------------------------------------
+COARSE_PX_PER_MM = 0.5
+FINE_PX_PER_MM = 1.0
+CANDIDATE_ANGLES_DEG = (-20.0, -10.0, 0.0, 10.0, 20.0)
+CANDIDATE_MIN_SIDE = 0.2  # share of every side of a candidate outline on an edge
+CANDIDATE_MIN_SCORE = 0.55  # mean share of the four sides
+CANDIDATE_SPACING_MM = 12.0  # candidates closer than this are one
+CANDIDATE_INSET_PX = 5  # columns this close to a side may hold the border print
+CANDIDATE_MAX_CROSSING = 0.8  # share of the inside's height one straight edge may cover
+CANDIDATE_MAX_DENSITY = 0.6  # share of the inside on an edge: cards 0.2–0.5, patterned cloth 0.5–0.85
+MAX_CANDIDATES = 40
+MAX_ANGLE_DEG = 25.0  # cards lie within this much of upright (5° more are tolerated)
+
+START_TURNS_DEG = (-2.5, 2.5)  # candidates come in 10° steps: start from both halves
+CONVINCING = 4.6  # evidence quality (sides + 2 × turned likeness) that needs no second start
+REFINE_STAGES = ((12.0, 9, 49), (1.5, 4, 13))  # (turn searched ±deg, band around the sides px, steps)
+REACH_MM = 14  # how far the refinement looks for a side beyond where it expects it
+SIDE_END_MM = 7  # left out at both ends of a side: rounded corners
+RIM_MM = 10  # depth of the border compared between opposite sides
+EDGE_T = 5.0  # grey levels per pixel that count as an edge at least …
+NOISE_FACTOR = 3.0  # … and at least this many times the patch's median gradient
+SYM_SCALE = 0.25  # border mismatch (normalised) that costs as much as a quarter of a side
+TURN_POINTS = 500  # strongest edge points used to find a patch's straightest turn
+BORDER_MM = (5, 16)  # depth of the border bands (left/right, top/bottom) compared turned by 180°
+PAPER_DISTANCE = 45  # summed |B|+|G|+|R| difference from the inside's median colour that is still paper
+
+VERDICT = {
+    "second_side": 0.6,  # the second weakest side: this share of it on an edge
+    "third_side": 0.8,
+    "crossing_u": 0.62,  # share of a card's height one straight edge inside it may cover
+    "crossing_v": 0.85,  # … of its width (numerals are wide)
+    "mismatch": 0.9,  # how much the borders along the width and along the height may differ
+    "turned": 0.0,  # the border band correlates with itself turned by 180° at least this much
+    "paper": 0.4,  # share of the inside in the card's own main colour
+    "weak_side": 0.5,  # a side this faint counts as not seen; then the border must match better:
+    "turned_three_sides": 0.2,
+    "mismatch_three_sides": 0.6,
+}
+
+WHOLE_FRAME_HEIGHT_MM = 560.0  # without a mapping: a frame this tall (mm) is the middle guess
+WHOLE_FRAME_SCALES = tuple(0.7 * 1.1 ** k for k in range(9))  # 0.7 … 1.5 times that
+WHOLE_FRAME_MIN_SIDE = 0.8  # without a mapping every side must be clearly seen
+WHOLE_FRAME_SIZE_TOLERANCE = 0.06
+
+
+class CardFinder:
+    """Finds fully visible cards; one instance serves any number of frames (it keeps
+    no state between frames; ``debug`` holds the last frame's candidates and results)."""
+
+    def __init__(self, card_mm: tuple[float, float] = CARD_MM, whole_frame: bool = False):
+        self.card_mm = (float(card_mm[0]), float(card_mm[1]))
+        self.whole_frame = whole_frame
+        self.debug: dict = {}
+
+    def find(self, view: AreaView) -> list[FoundCard]:
+        """Every fully visible card in the view, best supported first."""
+        if not view.mapped:
+            return self._find_whole_frame(view) if self.whole_frame else []
+        coarse, _ = view.resampled(COARSE_PX_PER_MM)
+        fine, fine_scale = view.resampled(FINE_PX_PER_MM)
+        candidates = self.candidates(cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY))
+        return [self._found(view, corners, fine_scale, score, evidence)
+                for corners, score, evidence in self._refine_all(candidates, fine, fine_scale)]
+
+    def _found(self, view, corners, fine_scale, score, evidence) -> FoundCard:
+        corners_view = (corners + 0.5) * fine_scale - 0.5
+        return FoundCard(corners_view, view.view_to_frame(corners_view), score, evidence)
+
+    def _refine_all(self, candidates, fine: np.ndarray, fine_scale: float, free: bool = False):
+        """Refine candidates best first (skipping those inside a card found already: the
+        same card again, or one below it), keep the best of overlapping results:
+        [(corners in fine pixels, score, evidence)]. ``free``: outlines of measured
+        rather than known size (whole-frame mode)."""
+        factor = FINE_PX_PER_MM / COARSE_PX_PER_MM
+        results, taken = [], []
+        for cx, cy, theta, _ in candidates:
+            fx, fy = (cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5
+            if any(cv2.pointPolygonTest(polygon, (fx, fy), False) >= 0 for polygon in taken):
+                continue
+            refined = self.refine(fine, fx, fy, theta)
+            if refined is not None:
+                results.append(refined)
+                if refined[1] is not None:
+                    taken.append(_corners(refined[0], self.card_mm).astype(np.float32))
+        self.debug = {"candidates": candidates, "refined": results, "scale": fine_scale}
+        out = []
+        for pose, score, evidence in _select([r for r in results if r[1] is not None], self.card_mm):
+            corners = self._free_outline(fine, pose) if free else _corners(pose, self.card_mm)
+            if corners is not None:
+                out.append((corners, score, evidence))
+        return out
+
+    # --- step 1: candidates --------------------------------------------------------------
+
+    def candidates(self, grey: np.ndarray) -> list[tuple[float, float, float, float]]:
+        """(x, y, angle in radians, score) in coarse pixels, best first."""
+        s = COARSE_PX_PER_MM
+        dx, dy = cv2.Sobel(grey, cv2.CV_16S, 1, 0), cv2.Sobel(grey, cv2.CV_16S, 0, 1)
+        edges = cv2.Canny(dx, dy, 20, 40, L2gradient=True)
+        ax, ay = cv2.convertScaleAbs(dx, alpha=0.25), cv2.convertScaleAbs(dy, alpha=0.25)
+        steep = math.tan(math.radians(35))
+        vertical = cv2.bitwise_and(edges, cv2.compare(ay, cv2.multiply(ax, steep, dtype=cv2.CV_8U), cv2.CMP_LE))
+        horizontal = cv2.bitwise_and(edges, cv2.compare(ax, cv2.multiply(ay, steep, dtype=cv2.CV_8U), cv2.CMP_LE))
+        height, width = grey.shape
+        half_w, half_h = int(round(self.card_mm[0] * s / 2)), int(round(self.card_mm[1] * s / 2))
+        along_v, along_h = int(0.7 * self.card_mm[1] * s), int(0.7 * self.card_mm[0] * s)
+        spacing = max(3, int(CANDIDATE_SPACING_MM * s) | 1)
+        inner = (2 * (half_w - CANDIDATE_INSET_PX) + 1, 2 * (half_h - CANDIDATE_INSET_PX) + 1)
+        found = []
+        for angle_deg in CANDIDATE_ANGLES_DEG:
+            theta = math.radians(angle_deg)
+            turn, size = _upright_turn(theta, width, height)
+            upright_v = cv2.dilate(cv2.warpAffine(vertical, turn, size), np.ones((1, 3), np.uint8))
+            upright_h = cv2.dilate(cv2.warpAffine(horizontal, turn, size), np.ones((3, 1), np.uint8))
+            sides_v = cv2.boxFilter(upright_v, cv2.CV_32F, (1, along_v), normalize=True)
+            sides_h = cv2.boxFilter(upright_h, cv2.CV_32F, (along_h, 1), normalize=True)
+            rows, cols = size[1], size[0]
+            centre = (slice(half_h, rows - half_h), slice(half_w, cols - half_w))  # possible card centres
+            left, right = sides_v[centre[0], 0:cols - 2 * half_w], sides_v[centre[0], 2 * half_w:cols]
+            top, bottom = sides_h[0:rows - 2 * half_h, centre[1]], sides_h[2 * half_h:rows, centre[1]]
+            score = cv2.add(cv2.add(left, right), cv2.add(top, bottom)) * (0.25 / 255)
+            score[cv2.min(cv2.min(left, right), cv2.min(top, bottom)) < CANDIDATE_MIN_SIDE * 255] = 0
+            # a straight edge right across the inside: another card lies on this one, or the
+            # "card" is a square of a checked tablecloth
+            crossing = cv2.dilate(sides_v, np.ones((1, inner[0]), np.uint8))[centre]
+            score[crossing > CANDIDATE_MAX_CROSSING * 255] = 0
+            # edges all over the inside: a patterned cloth (numerals are sparse)
+            density = cv2.boxFilter(cv2.add(upright_v, upright_h), cv2.CV_32F, inner, normalize=True)[centre]
+            score[density > CANDIDATE_MAX_DENSITY * 255] = 0
+            peaks = (score >= cv2.dilate(score, np.ones((spacing, spacing), np.uint8))) & (score >= CANDIDATE_MIN_SCORE)
+            ys, xs = np.nonzero(peaks)
+            back = cv2.invertAffineTransform(turn)
+            px, py = xs + half_w, ys + half_h
+            found.append(np.column_stack([back[0, 0] * px + back[0, 1] * py + back[0, 2],
+                                          back[1, 0] * px + back[1, 1] * py + back[1, 2],
+                                          np.full(len(xs), theta), score[ys, xs]]))
+        found = np.concatenate(found)
+        found = found[np.argsort(-found[:, 3], kind="stable")]
+        kept: list[np.ndarray] = []
+        for item in found:
+            if kept and np.min(np.sum((np.array(kept)[:, :2] - item[:2]) ** 2, axis=1)) < (CANDIDATE_SPACING_MM * s) ** 2:
+                continue
+            kept.append(item)
+            if len(kept) >= MAX_CANDIDATES:
+                break
+        return [tuple(float(v) for v in item) for item in kept]
+
+    # --- step 2: refinement and verification -----------------------------------------------
+
+    def refine(self, fine: np.ndarray, cx: float, cy: float, theta: float):
+        """The card pose near a candidate (fine pixels): refined from two starting angles
+        (a wrong start can settle on the card below or on a neighbour's edge), the one
+        with the better evidence wins. (pose (x, y, angle), score or None, evidence)."""
+        best = None
+        for start in START_TURNS_DEG:
+            result = self._refine_from(fine, cx, cy, theta + math.radians(start))
+            if result is not None and (best is None or _quality(result[2]) > _quality(best[2])):
+                best = result
+            if best is not None and best[1] is not None and _quality(best[2]) >= CONVINCING:
+                break
+        return best
+
+    def _refine_from(self, fine, cx, cy, theta):
+        w, h = self.card_mm[0] * FINE_PX_PER_MM, self.card_mm[1] * FINE_PX_PER_MM
+        reach = int(REACH_MM * FINE_PX_PER_MM)
+        for span_deg, band, steps in REFINE_STAGES:
+            patch = _Patch.cut(fine, cx, cy, theta, w, h, reach)
+            located = patch.locate()
+            if located is None:
+                return None
+            du, dv = located
+            sides = ((reach + du, reach + du + w), (reach + dv, reach + dv + h))
+            turn = patch.straightest_turn(span_deg, steps, sides, band)
+            cx, cy = _moved(cx, cy, theta, du, dv)
+            theta += turn
+            reach = max(6, reach // 2)
+        patch = _Patch.cut(fine, cx, cy, theta, w, h, 4)
+        cx, cy = _moved(cx, cy, theta, *patch.fine_offsets())
+        if abs(math.degrees(theta)) > MAX_ANGLE_DEG + 5:
+            return None
+        evidence = patch.evidence()
+        return (cx, cy, theta), _verdict(evidence), evidence
+
+    # --- without a mapping -------------------------------------------------------------------
+
+    def _find_whole_frame(self, view: AreaView) -> list[FoundCard]:
+        """The frame stands in for the view, at an unknown scale. Candidates are looked
+        for at scales around a camera that frames the play area; of those about as good
+        as the best, the largest wins (the printed frame inside a card is a smaller
+        card-like rectangle). The cards found are measured, the scale corrected by their
+        median size and the finder runs again. Every side must be seen (each side is a
+        line of its own: a tilted camera makes cards trapezoids) and the size must agree
+        within 6 %. Tens of milliseconds, and on the synthetic table about half of what
+        it reports is more than 4 px off: a last resort, off by default."""
+        frame = view.frame
+        height, width = frame.shape[:2]
+        tries = []
+        for factor in WHOLE_FRAME_SCALES:
+            scale = factor * height / WHOLE_FRAME_HEIGHT_MM
+            candidates = self.candidates(cv2.cvtColor(_resized(frame, COARSE_PX_PER_MM / scale), cv2.COLOR_BGR2GRAY))
+            tries.append((sum(sorted((c[3] for c in candidates), reverse=True)[:6]), scale, candidates))
+        strongest = max(t[0] for t in tries)
+        _, scale, candidates = max((t for t in tries if t[0] >= 0.9 * strongest), key=lambda t: t[1])
+        for attempt in range(2):
+            fine = _resized(frame, FINE_PX_PER_MM / scale)
+            fine_scale = width / fine.shape[1]
+            outlines = self._refine_all(candidates, fine, fine_scale, free=True)
+            sizes = [_outline_size(corners) for corners, _, _ in outlines]
+            if not sizes:
+                return []
+            ratio = float(np.median([size for pair in sizes for size in
+                                     (pair[0] / self.card_mm[0], pair[1] / self.card_mm[1])])) / FINE_PX_PER_MM
+            if attempt or abs(ratio - 1) <= 0.03:
+                break
+            scale *= ratio
+            candidates = self.candidates(cv2.cvtColor(_resized(frame, COARSE_PX_PER_MM / scale), cv2.COLOR_BGR2GRAY))
+        expected = np.array(self.card_mm) * FINE_PX_PER_MM
+        return [self._found(view, corners, fine_scale, score, evidence)
+                for (corners, score, evidence), size in zip(outlines, sizes)
+                if np.all(np.abs(np.array(size) / expected - 1) <= WHOLE_FRAME_SIZE_TOLERANCE)]
+
+    def _free_outline(self, fine: np.ndarray, pose) -> np.ndarray | None:
+        """Each side of the card at ``pose`` moved to the line of edges nearest to it,
+        with a slope of its own; the corners are where the lines cross. None unless all
+        four sides are clearly seen and the shape is still close to 59:91."""
+        cx, cy, theta = pose
+        w, h = self.card_mm[0] * FINE_PX_PER_MM, self.card_mm[1] * FINE_PX_PER_MM
+        reach = 8
+        patch = _Patch.cut(fine, cx, cy, theta, w, h, reach)
+        lines = []  # vertical sides: column = a * row + b; horizontal sides: row = a * column + b
+        for thin, magnitude, start, expected in patch.sides(((reach, reach + w), (reach, reach + h))):
+            cover = _coverage(thin)
+            low = max(1, int(round(expected)) - reach)
+            strong = np.nonzero(cover[low:int(round(expected)) + reach + 1] >= WHOLE_FRAME_MIN_SIDE)[0]
+            if not len(strong):
+                return None
+            # the strong line nearest to where the side should be (the printed frame inside
+            # and a card peeking out below are a few millimetres off)
+            position = low + int(strong[np.argmin(np.abs(low + strong - expected))])
+            found = _side_positions(thin, magnitude, position, window=2, keep_rows=True)
+            if found is None:
+                return None
+            t, x = found[0] + start, found[1]
+            keep = np.abs(np.polyval(np.polyfit(t, x, 1), t) - x) <= 1.0
+            if keep.sum() < 0.5 * thin.shape[0]:
+                return None
+            lines.append(np.polyfit(t[keep], x[keep], 1))
+        corners = []
+        for (a1, b1), (a2, b2) in ((lines[0], lines[2]), (lines[1], lines[2]), (lines[1], lines[3]), (lines[0], lines[3])):
+            column = (a1 * b2 + b1) / (1 - a1 * a2)
+            corners.append((column, a2 * column + b2))
+        corners = np.array(corners)
+        side_w, side_h = _outline_size(corners)
+        if abs(side_w / side_h / (self.card_mm[0] / self.card_mm[1]) - 1) > 0.2:
+            return None
+        c, s = math.cos(theta), math.sin(theta)
+        origin = np.array([cx, cy]) - np.array([c, s]) * (w / 2 + reach) - np.array([-s, c]) * (h / 2 + reach)
+        return origin + corners[:, :1] * np.array([c, s]) + corners[:, 1:] * np.array([-s, c])
+
+
+class _Patch:
+    """A card-aligned cut of the fine view: columns run along the card's width, rows
+    along its height, and the expected card spans [reach, reach + w] × [reach, reach + h]."""
+
+    def __init__(self, colour: np.ndarray, reach: int, w: float, h: float):
+        self.colour, self.reach, self.w, self.h = colour, reach, w, h
+        grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        self.gu = cv2.Sobel(grey, cv2.CV_32F, 1, 0, scale=0.25)
+        self.gv = cv2.Sobel(grey, cv2.CV_32F, 0, 1, scale=0.25)
+        # an edge must stand out of the noise and texture of this patch, not only exceed
+        # a few grey levels (else a noisy cloth is edges everywhere)
+        self.edge_t = max(EDGE_T, NOISE_FACTOR * float(np.median(np.abs(self.gu[::3, ::3]))))
+        rows, cols = grey.shape
+        end = int(SIDE_END_MM * FINE_PX_PER_MM)
+        self.along_v = slice(reach + end, rows - reach - end)  # rows used for the left and right sides
+        self.along_h = slice(reach + end, cols - reach - end)  # columns used for the top and bottom
+        self.thin_u = _thin(self.gu[self.along_v], self.edge_t)  # rows × columns
+        self.thin_v = _thin(np.ascontiguousarray(self.gv[:, self.along_h].T), self.edge_t)  # columns × rows
+        colour_f = colour.astype(np.float32)
+        self.profile_u = cv2.reduce(colour_f[self.along_v], 0, cv2.REDUCE_AVG)[0]  # columns × 3
+        self.profile_v = cv2.reduce(colour_f[:, self.along_h], 1, cv2.REDUCE_AVG)[:, 0]  # rows × 3
+
+    @classmethod
+    def cut(cls, image, cx, cy, theta, w, h, reach) -> "_Patch":
+        c, s = math.cos(theta), math.sin(theta)
+        half_w, half_h = w / 2 + reach, h / 2 + reach
+        size = (int(round(2 * half_w)) + 1, int(round(2 * half_h)) + 1)
+        matrix = np.array([[c, -s, cx - c * half_w + s * half_h], [s, c, cy - s * half_w - c * half_h]])
+        patch = cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+        return cls(patch, reach, w, h)
+
+    def sides(self, positions):
+        """(thin edges, |gradient|, offset of the first row, expected position) of the
+        left, right, top and bottom side."""
+        magnitude_u, magnitude_v = np.abs(self.gu[self.along_v]), np.abs(self.gv[:, self.along_h].T)
+        return [(self.thin_u, magnitude_u, self.along_v.start, positions[0][0]),
+                (self.thin_u, magnitude_u, self.along_v.start, positions[0][1]),
+                (self.thin_v, magnitude_v, self.along_h.start, positions[1][0]),
+                (self.thin_v, magnitude_v, self.along_h.start, positions[1][1])]
+
+    def locate(self):
+        """Offsets (du, dv) from the expected place of the best pair of opposite sides."""
+        du = _pair_search(_coverage(self.thin_u), self.profile_u, self.w, self.reach)
+        dv = _pair_search(_coverage(self.thin_v), self.profile_v, self.h, self.reach)
+        return None if du is None or dv is None else (float(du), float(dv))
+
+    def straightest_turn(self, span_deg: float, steps: int, sides, band: int) -> float:
+        """The small turn (radians) that lines up the edge points within ``band`` pixels of
+        the given sides ((left, right), (top, bottom) positions) best with the patch axes:
+        the points are projected across the sides at trial turns and the turn whose
+        projections pile up most sharply wins (the deskewing of scanned documents). Edges
+        of a neighbour or of the card below, away from the sides, do not count."""
+        rows, cols = self.gu.shape
+        turns = np.tan(np.radians(np.linspace(-span_deg, span_deg, steps)))
+        sharpness = np.zeros(steps)
+        # a card turned by d from the patch axes has u = u0 - t tan(d) along its left and
+        # right sides and v = v0 + t tan(d) along its top and bottom
+        for thin, positions, t_offset, sign in ((self.thin_u, sides[0], self.along_v.start - (rows - 1) / 2, 1.0),
+                                                (self.thin_v, sides[1], self.along_h.start - (cols - 1) / 2, -1.0)):
+            near = np.zeros(thin.shape[1], bool)
+            for position in positions:
+                near[max(0, int(round(position)) - band):int(round(position)) + band + 1] = True
+            r, c = np.nonzero(thin * near)
+            if len(r) < 20:
+                continue
+            weight = thin[r, c]
+            if len(r) > TURN_POINTS:
+                strongest = np.argpartition(-weight, TURN_POINTS)[:TURN_POINTS]
+                r, c, weight = r[strongest], c[strongest], weight[strongest]
+            weight = np.minimum(weight, 4 * EDGE_T)
+            width = thin.shape[1]
+            moved = np.clip(c[None, :] + (sign * (r + t_offset))[None, :] * turns[:, None], 0, width - 1.001)
+            low = np.floor(moved)
+            upper = moved - low  # linear binning: no jagged steps from rounding
+            index = low.astype(np.int64) + (np.arange(steps) * width)[:, None]
+            weights = np.broadcast_to(weight, index.shape)
+            bins = np.bincount(index.ravel(), weights=(weights * (1 - upper)).ravel(), minlength=steps * width)
+            bins += np.bincount((index + 1).ravel(), weights=(weights * upper).ravel(), minlength=steps * width + 1)[:-1]
+            bins = bins.reshape(steps, width)
+            sharpness += (bins * bins).sum(axis=1)
+        best = int(np.argmax(sharpness))
+        fraction = 0.0
+        if 0 < best < steps - 1:
+            curvature = sharpness[best - 1] - 2 * sharpness[best] + sharpness[best + 1]
+            if curvature < 0:
+                fraction = 0.5 * (sharpness[best - 1] - sharpness[best + 1]) / curvature
+        return math.radians(-span_deg + (best + fraction) * 2 * span_deg / (steps - 1))
+
+    def fine_offsets(self) -> tuple[float, float]:
+        """Sub-pixel offsets from the median edge position along each side (sides with few
+        edge points, or more than 1.5 px off, are left out)."""
+        r = self.reach
+        out = []
+        for left, right in (self.sides(((r, r + self.w), (r, r + self.h)))[:2], self.sides(((r, r + self.w), (r, r + self.h)))[2:]):
+            shifts = []
+            for thin, magnitude, _, position in (left, right):
+                found = _side_positions(thin, magnitude, position)
+                if found is not None and len(found) >= 0.4 * thin.shape[0]:
+                    shifts.append(float(np.median(found)) - position)
+            shifts = [x for x in shifts if abs(x) <= 1.5]
+            out.append(float(np.mean(shifts)) if shifts else 0.0)
+        return out[0], out[1]
+
+    def evidence(self) -> dict:
+        """What the outline and the inside of the card at the patch centre show."""
+        r, wi, hi = self.reach, int(round(self.w)), int(round(self.h))
+        cover_u, cover_v = _coverage(self.thin_u), _coverage(self.thin_v)
+        inner = int(8 * FINE_PX_PER_MM)
+        # across the short way numerals are wide: count edges along the whole width
+        cover_across = _coverage(_thin(np.ascontiguousarray(self.gv[:, r:r + wi + 1].T), self.edge_t))
+        depth = int(RIM_MM * FINE_PX_PER_MM)
+        along_width, _ = _inward(self.profile_u, r, r + wi, depth)
+        along_height, _ = _inward(self.profile_v, r, r + hi, depth)
+        return {"sides": (float(cover_u[r]), float(cover_u[r + wi]), float(cover_v[r]), float(cover_v[r + hi])),
+                "crossing": (float(cover_u[r + inner:r + wi - inner].max()), float(cover_across[r + inner:r + hi - inner].max())),
+                "mismatch": float(np.abs(along_width - along_height).mean() / _scale(along_width, along_height)),
+                "turned": self.turned_likeness(), "paper": self.paper_share()}
+
+    def paper_share(self) -> float:
+        """The share of the inside within a small colour distance of its median colour:
+        card stock (or an inverse card's ink) covers most of a face, a piece of patterned
+        tablecloth mixes colours in similar shares."""
+        r, inset = self.reach, 3
+        inside = self.colour[r + inset:r + int(round(self.h)) - inset:2, r + inset:r + int(round(self.w)) - inset:2]
+        pixels = inside.reshape(-1, 3).astype(np.int16)
+        return float((np.abs(pixels - np.median(pixels, axis=0)).sum(axis=1) <= PAPER_DISTANCE).mean())
+
+    def turned_likeness(self) -> float:
+        """Normalised correlation of the card's border band with itself turned by 180°:
+        rim, frame and corner indices look the same either way up; a card half hidden
+        under another, or a piece of table, do not."""
+        grey = cv2.cvtColor(self.colour, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        grey -= cv2.GaussianBlur(grey, (0, 0), 4.0)  # light falling off across the card is no content
+        rows, cols = grey.shape
+        r = self.reach
+        band_v, band_u = int(BORDER_MM[1] * FINE_PX_PER_MM), int(BORDER_MM[0] * FINE_PX_PER_MM)
+        mask = np.zeros((rows, cols), bool)
+        mask[r + 1:rows - r - 1, r + 1:cols - r - 1] = True
+        mask[r + band_v:rows - r - band_v, r + band_u:cols - r - band_u] = False
+        a, b = grey[mask], grey[::-1, ::-1][mask]
+        a, b = a - a.mean(), b - b.mean()
+        denominator = math.sqrt(float(np.dot(a, a)) * float(np.dot(b, b)))
+        return float(np.dot(a, b) / denominator) if denominator > 1e-6 else 0.0
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=16)
+def _upright_turn(theta: float, width: int, height: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """The affine map that turns a width × height picture by -theta (cards lying at theta
+    stand upright) onto a canvas holding all of it, and the canvas size."""
+    c, s = math.cos(theta), math.sin(theta)
+    turn = np.array([[c, s, 0.0], [-s, c, 0.0]])
+    box = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64) @ turn[:, :2].T
+    low = box.min(axis=0)
+    turn[:, 2] = -low
+    return turn, tuple(int(v) for v in np.ceil(box.max(axis=0) - low) + 1)
+
+
+def _resized(image: np.ndarray, factor: float) -> np.ndarray:
+    height, width = image.shape[:2]
+    return cv2.resize(image, (max(1, round(width * factor)), max(1, round(height * factor))),
+                      interpolation=cv2.INTER_AREA)
+
+
+def _outline_size(corners: np.ndarray) -> tuple[float, float]:
+    """Mean lengths of the (top, bottom) and of the (left, right) sides."""
+    top, right, bottom, left = (np.linalg.norm(corners[(k + 1) % 4] - corners[k]) for k in range(4))
+    return float((top + bottom) / 2), float((left + right) / 2)
+
+
+def _moved(cx, cy, theta, du, dv) -> tuple[float, float]:
+    c, s = math.cos(theta), math.sin(theta)
+    return cx + c * du - s * dv, cy + s * du + c * dv
+
+
+def _thin(g: np.ndarray, threshold: float) -> np.ndarray:
+    """|g| where it peaks along each row and exceeds ``threshold``, else 0."""
+    a = np.abs(g)
+    out = np.zeros_like(a)
+    core = a[:, 1:-1]
+    out[:, 1:-1] = core * ((core >= a[:, :-2]) & (core > a[:, 2:]) & (core > threshold))
+    return out
+
+
+def _coverage(thin_rows: np.ndarray) -> np.ndarray:
+    """Per column: the share of rows with an edge within one pixel of it."""
+    hit = thin_rows > 0
+    near = hit.copy()
+    near[:, 1:] |= hit[:, :-1]
+    near[:, :-1] |= hit[:, 1:]
+    return near.mean(axis=0)
+
+
+def _inward(profile: np.ndarray, start: int, end: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """The border just inside two opposite sides, both read from the side inwards, each
+    less its own mean (light falling off across the card cancels)."""
+    first, second = profile[start + 1:start + 1 + depth], profile[end - 1:end - 1 - depth:-1]
+    return first - first.mean(axis=0), second - second.mean(axis=0)
+
+
+def _scale(a: np.ndarray, b: np.ndarray) -> float:
+    return float(max(8.0, np.abs(a).mean() + np.abs(b).mean()))
+
+
+def _pair_search(cover: np.ndarray, profile: np.ndarray, length: float, reach: int) -> int | None:
+    """The offset (from the expected place) of the best pair of opposite sides: both
+    present, and the borders inside them alike."""
+    span, depth = int(round(length)), int(RIM_MM * FINE_PX_PER_MM)
+    offsets = np.arange(-reach, reach + 1)
+    starts = reach + offsets
+    valid = (starts >= 1) & (starts + span <= len(cover) - 2)
+    if not valid.any():
+        return None
+    offsets, starts = offsets[valid], starts[valid]
+    ends = starts + span
+    steps = np.arange(1, depth + 1)
+    first, second = profile[starts[:, None] + steps], profile[ends[:, None] - steps]  # offsets × depth × 3
+    first = first - first.mean(axis=1, keepdims=True)
+    second = second - second.mean(axis=1, keepdims=True)
+    scale = np.maximum(8.0, np.abs(first).mean(axis=(1, 2)) + np.abs(second).mean(axis=(1, 2)))
+    mismatch = np.abs(first - second).mean(axis=(1, 2)) / scale
+    value = np.minimum(cover[starts], 0.9) + np.minimum(cover[ends], 0.9) - mismatch / SYM_SCALE * 0.25
+    return int(offsets[int(np.argmax(value))])
+
+
+def _side_positions(thin_rows, magnitude, position, window=1, keep_rows=False):
+    """Per row, the sub-pixel position of the edge nearest to ``position`` (within
+    ``window`` pixels); None when no row has one."""
+    low, high = int(round(position)) - window, int(round(position)) + window + 1
+    if low < 1 or high > thin_rows.shape[1] - 1:
+        return None
+    band = thin_rows[:, low:high]
+    rows = np.nonzero(band.max(axis=1) > 0)[0]
+    if not len(rows):
+        return None
+    cols = band[rows].argmax(axis=1) + low
+    before, at, after = magnitude[rows, cols - 1], magnitude[rows, cols], magnitude[rows, cols + 1]
+    curvature = before - 2 * at + after
+    offset = np.where(curvature < 0, 0.5 * (before - after) / np.where(curvature < 0, curvature, -1.0), 0.0)
+    positions = cols + np.clip(offset, -0.5, 0.5)
+    return (rows.astype(np.float64), positions) if keep_rows else positions
+
+
+def _quality(evidence: dict) -> float:
+    return sum(evidence["sides"]) + 2 * evidence["turned"]
+
+
+def _verdict(evidence: dict) -> float | None:
+    """A score (0–1) when the evidence shows a whole card, else None."""
+    sides = sorted(evidence["sides"])
+    crossing_u, crossing_v = evidence["crossing"]
+    if sides[1] < VERDICT["second_side"] or sides[2] < VERDICT["third_side"]:
+        return None
+    if crossing_u > VERDICT["crossing_u"] or crossing_v > VERDICT["crossing_v"]:
+        return None
+    if evidence["mismatch"] > VERDICT["mismatch"] or evidence["turned"] < VERDICT["turned"]:
+        return None
+    if evidence["paper"] < VERDICT["paper"]:
+        return None
+    if sides[0] < VERDICT["weak_side"] and (evidence["turned"] < VERDICT["turned_three_sides"]
+                                            or evidence["mismatch"] > VERDICT["mismatch_three_sides"]):
+        return None  # a side not seen at all: the border must vouch for the card
+    return float(min(1.0, 0.25 * sum(sides) * (0.75 + 0.25 * max(0.0, evidence["turned"]))))
+
+
+def _corners(pose, card_mm) -> np.ndarray:
+    """The corners (fine pixels) of a card at (x, y, angle), clockwise on screen."""
+    cx, cy, theta = pose
+    w, h = card_mm[0] * FINE_PX_PER_MM, card_mm[1] * FINE_PX_PER_MM
+    ex, ey = np.array([math.cos(theta), math.sin(theta)]), np.array([-math.sin(theta), math.cos(theta)])
+    centre = np.array([cx, cy])
+    return np.array([centre - ex * w / 2 - ey * h / 2, centre + ex * w / 2 - ey * h / 2,
+                     centre + ex * w / 2 + ey * h / 2, centre - ex * w / 2 + ey * h / 2])
+
+
+def _select(results, card_mm):
+    """Best first; a result overlapping an accepted one by more than 10 % is dropped."""
+    area = card_mm[0] * card_mm[1] * FINE_PX_PER_MM ** 2
+    accepted = []
+    for pose, score, evidence in sorted(results, key=lambda r: -r[1]):
+        polygon = _corners(pose, card_mm).astype(np.float32)
+        if all(cv2.intersectConvexConvex(polygon, _corners(other[0], card_mm).astype(np.float32))[0] <= 0.1 * area
+               for other in accepted):
+            accepted.append((pose, score, evidence))
+    return accepted
+
+
+_DEFAULT_FINDER = CardFinder()
+
+
+def find_cards(view: AreaView) -> list[FoundCard]:
+    """Every fully visible card in the view (see the module docstring)."""
+    return _DEFAULT_FINDER.find(view)

@@ -1,0 +1,150 @@
+"""The card finder (companion.vision.find) on pictures from the synthetic table.
+
+Two kinds of scenes: a fixed layout under even light (single cards, a card turned 15°
+and upside down, a pile whose top card is turned against the one below, two cards
+touching, a side-by-side row, a pile of two) where every fully visible card must be
+found to 4 px and nothing else; and random scenes from the data set (hands, blur, glare,
+piles of many cards) where the finder is held to its measured level, so that a change
+that makes it worse fails.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cards import Card
+from companion.sim.camera import Camera
+from companion.sim.datasets import render_scene
+from companion.sim.layout import CardPose
+from companion.sim.lighting import Lighting
+from companion.sim.render import SceneCamera, Scenery
+from companion.vision.area import AreaView, PlayArea
+from companion.vision.evaluate_find import corner_error, score_scene
+from companion.vision.find import CARD_MM, CardFinder, FoundCard, find_cards
+from companion.vision.markers import PLAY_AREA_MM
+
+TOLERANCE_PX = 4.0
+
+
+def _pose(code, x, y, angle=0.0, upside_down=False):
+    return CardPose(Card.parse(code), (float(x), float(y)), float(angle), upside_down)
+
+
+LAYOUT = (  # bottom to top
+    _pose("R5", 110, 100), _pose("Y7", 215, 105, 15, True),
+    _pose("G3", 330, 110, 2), _pose("G4", 332, 112, -3),  # a pile: G4 on G3
+    _pose("B9", 450, 105), _pose("B10", 509.5, 106, 1, True),  # touching
+    _pose("R12", 120, 330, 1), _pose("R13", 142, 331, -1), _pose("R14", 164, 329, 2),  # a row
+    _pose("Y2", 330, 330, -2), _pose("Y1", 331, 328, 3, True),  # a pile
+    _pose("G20", 470, 330, -12),
+)
+FULLY_VISIBLE = {"R5", "Y7", "G4", "B9", "B10", "R14", "Y1", "G20"}
+# every style on two surfaces, every surface with two styles
+LAID_OUT = [("reference", "wood"), ("inverse", "cloth"), ("cream", "mat"), ("condensed", "pattern"),
+            ("reference", "mat"), ("inverse", "wood"), ("cream", "pattern"), ("condensed", "cloth")]
+# measured misses of the current finder (see the module docstring of companion.vision.find)
+KNOWN_MISSES = {("condensed", "pattern"): "turned cards on a busy plaid are crowded out of the candidates",
+                ("cream", "pattern"): "turned cards on a busy plaid are crowded out of the candidates",
+                ("condensed", "cloth"): "the last card of a row of frameless cards: its side over the card "
+                                        "below shows no edge, three sides are not enough here"}
+RANDOM_SEEDS = (11, 22, 33, 44, 55, 66, 77, 88)
+
+
+@functools.lru_cache(maxsize=None)
+def _laid_out(style: str, surface: str) -> tuple[np.ndarray, list[dict]]:
+    camera = Camera.framing(PLAY_AREA_MM, rng=np.random.default_rng(len(style) + len(surface)), tilt_deg=10.0)
+    scene = SceneCamera(Scenery(style, surface, PLAY_AREA_MM, camera, Lighting.neutral(), 5))
+    picture, _ = scene.picture(LAYOUT)
+    frame = cv2.imdecode(np.frombuffer(scene.encode(picture), np.uint8), cv2.IMREAD_COLOR)
+    return frame, scene.labels(LAYOUT)
+
+
+@functools.lru_cache(maxsize=None)
+def _random(seed: int) -> tuple[np.ndarray, dict]:
+    _, entry = render_scene(seed)
+    return cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR), entry
+
+
+@functools.lru_cache(maxsize=None)
+def _found(kind: str, key) -> tuple[AreaView, list[FoundCard]]:
+    frame = _laid_out(*key)[0] if kind == "laid out" else _random(key)[0]
+    view = PlayArea().update(frame)
+    return view, find_cards(view)
+
+
+def test_the_layout_shows_what_the_tests_expect():
+    _, labels = _laid_out("reference", "wood")
+    assert {label["card"] for label in labels if label["visible_share"] >= 0.98} == FULLY_VISIBLE
+    assert all(label["visible_share"] < 0.5 for label in labels if label["card"] in {"G3", "R12", "R13", "Y2"})
+
+
+@pytest.mark.parametrize("style,surface", LAID_OUT)
+def test_nothing_is_found_that_is_not_a_visible_card(style, surface):
+    _, labels = _laid_out(style, surface)
+    view, found = _found("laid out", (style, surface))
+    assert view.mapped
+    for card in found:
+        errors = [corner_error(card.corners_frame, np.asarray(label["polygon"])) for label in labels
+                  if label["visible_share"] >= 0.5]
+        assert min(errors) <= TOLERANCE_PX
+
+
+@pytest.mark.parametrize("style,surface", LAID_OUT)
+def test_every_fully_visible_card_is_found(style, surface):
+    if (style, surface) in KNOWN_MISSES:
+        pytest.xfail(KNOWN_MISSES[(style, surface)])
+    _, labels = _laid_out(style, surface)
+    _, found = _found("laid out", (style, surface))
+    for label in labels:
+        if label["visible_share"] >= 0.98:
+            polygon = np.asarray(label["polygon"])
+            assert any(corner_error(card.corners_frame, polygon) <= TOLERANCE_PX for card in found), label["card"]
+
+
+def test_found_cards_are_clockwise_card_shaped_and_consistent():
+    view, found = _found("laid out", ("reference", "wood"))
+    assert found
+    for card in found:
+        assert card.corners_view.shape == card.corners_frame.shape == (4, 2)
+        assert np.allclose(view.view_to_frame(card.corners_view), card.corners_frame)
+        corners = view.view_to_mm(card.corners_view)
+        sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+        assert np.allclose(sorted(sides), sorted([CARD_MM[0]] * 2 + [CARD_MM[1]] * 2), atol=0.01)
+        x, y = card.corners_frame[:, 0], card.corners_frame[:, 1]
+        assert np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) > 0  # clockwise on screen (y down)
+        assert 0 < card.score <= 1
+
+
+def test_random_scenes_are_read_at_the_measured_level():
+    """Hands, blur, glare, piles of many cards: recall and false detections over a few
+    random scenes stay at what the finder reaches today (see evaluate_find for the
+    full measurement)."""
+    totals = {"full": 0, "found": 0, "detections": 0, "imprecise": 0, "invented": 0}
+    for seed in RANDOM_SEEDS:
+        _, entry = _random(seed)
+        view, found = _found("random", seed)
+        result = score_scene([card.corners_frame for card in found], entry["cards"], TOLERANCE_PX)
+        totals["full"] += result["full"]
+        totals["found"] += result["found"]
+        totals["detections"] += len(found)
+        totals["imprecise"] += len(result["imprecise"])
+        totals["invented"] += len(result["invented"])
+    # measured: 40 of 59 found (one scene has no mapping: its markers are unreadable),
+    # 2 imprecise outlines and 1 invented one among 46 detections
+    assert totals["found"] >= 0.6 * totals["full"]
+    assert totals["invented"] <= 2
+    assert totals["imprecise"] <= 0.1 * totals["detections"]
+
+
+def test_without_a_mapping_nothing_is_guessed_unless_asked():
+    frame, _ = _laid_out("reference", "wood")
+    height, width = frame.shape[:2]
+    whole = AreaView(frame, np.eye(3), None, (width, height))
+    assert find_cards(whole) == []
+    found = CardFinder(whole_frame=True).find(whole)  # the shy fallback: the 59:91 shape at a guessed scale
+    assert all(card.corners_frame.shape == (4, 2) for card in found)
+    assert all(np.array_equal(card.corners_view, card.corners_frame) for card in found)
