@@ -112,3 +112,52 @@ def simulation(stats: dict, results: list, lang: str = "de") -> str:
     out.append(f"{t['redeals']}: {stats['redeals']}")
     out.append(f"{t['win_rate']}: {_pairs(stats['win_rate'])}")
     return "\n".join(out)
+
+
+READING_TEXTS = {
+    "de": {"area": "Spielfeld erkannt", "no_area": "keine Marker, ganzes Bild", "cards": "Karten",
+           "unknown": "unlesbar", "none": "keine Karten"},
+    "en": {"area": "play area found", "no_area": "no markers, whole picture", "cards": "cards",
+           "unknown": "unreadable", "none": "no cards"},
+}
+
+
+def _percent(value: float, lang: str) -> str:
+    text = f"{100 * value:.1f} %"
+    return text.replace(".", ",") if lang == "de" else text
+
+
+def _seen_name(seen, lang: str) -> str:
+    return READING_TEXTS[lang]["unknown"] if seen.card is None else seen.card.name(lang)
+
+
+def reading(image: str, result, lang: str = "de") -> str:
+    """One line per picture: ``t/0001.jpg: Spielfeld erkannt; 2 Karten: Rot 11 (99,8 %), unlesbar (41,0 %)``."""
+    t = READING_TEXTS[lang]
+    cards = ", ".join(f"{_seen_name(seen, lang)} ({_percent(seen.confidence, lang)})" for seen in result.cards)
+    count = f"{len(result.cards)} {t['cards']}: {cards}" if result.cards else t["none"]
+    return f"{image}: {t['area'] if result.area else t['no_area']}; {count}"
+
+
+def draw_reading(frame, result, lang: str = "de"):
+    """The picture with every seen card outlined and named, so a user can see why it misread."""
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+
+    from .sim.deck import FONT_DIR
+
+    picture = Image.fromarray(frame[..., ::-1].copy())
+    draw = ImageDraw.Draw(picture)
+    font = ImageFont.truetype(str(FONT_DIR / "DejaVuSans-Bold.ttf"), max(14, frame.shape[0] // 40))
+    for seen in result.cards:
+        colour = (40, 220, 60) if seen.card is not None else (255, 150, 0)
+        points = [tuple(float(v) for v in p) for p in np.asarray(seen.polygon)]
+        draw.line(points + points[:1], fill=colour, width=3)
+        draw.ellipse([points[0][0] - 5, points[0][1] - 5, points[0][0] + 5, points[0][1] + 5], fill=colour)
+        label = f"{_seen_name(seen, lang)} {_percent(seen.confidence, lang)}"
+        x = min(p[0] for p in points)
+        y = min(p[1] for p in points) - font.size - 6
+        box = draw.textbbox((x, y), label, font=font)
+        draw.rectangle([box[0] - 3, box[1] - 2, box[2] + 3, box[3] + 2], fill=(0, 0, 0))
+        draw.text((x, y), label, fill=colour, font=font)
+    return np.asarray(picture)[..., ::-1].copy()

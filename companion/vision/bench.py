@@ -1,0 +1,202 @@
+"""How good and how fast the card reader is (``elfer bench vision``). Not a test.
+
+Renders table scenes across every deck style, surface, light and camera angle of the
+synthetic table (cached on disk, so a second run only reads), reads them, and scores
+every reading against the exact labels:
+
+- a *required* card is fully visible (at least 98 % of it shows): it must be read;
+- a partly covered card (50–98 % shows) may be read or left unknown, but never misread;
+- anything else the reader names is a false reading.
+
+Per-card accuracy = required cards read right / required cards. Wrong = required cards
+misread, plus misread partly covered cards and false readings, over required cards.
+Unknown = required cards not found or left unknown. A frame is right when every
+required card in it is read right and nothing is misread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..cards import Card, Colour
+from .calibrate import calibrate
+from .pipeline import TableReader
+from .profile import Profile, default_profile
+
+REQUIRED_SHARE, OPTIONAL_SHARE = 0.98, 0.5
+CALIBRATION_SUBSET = [Card(Colour.RED, n) for n in range(1, 21)] + [Card(c, 11) for c in (Colour.YELLOW, Colour.GREEN, Colour.BLUE)]
+
+
+@dataclass
+class Score:
+    required: int = 0
+    right: int = 0
+    wrong: int = 0
+    unknown: int = 0
+    false_readings: int = 0
+    frames: int = 0
+    frames_right: int = 0
+    ms: list = field(default_factory=list)
+
+    def add(self, other: "Score") -> None:
+        for name in ("required", "right", "wrong", "unknown", "false_readings", "frames", "frames_right"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.ms += other.ms
+
+    def line(self, title: str) -> str:
+        n = max(self.required, 1)
+        return (f"{title:28} cards {self.required:6d}  right {100 * self.right / n:7.3f} %  "
+                f"wrong {100 * self.wrong / n:6.3f} %  unknown {100 * self.unknown / n:6.3f} %  "
+                f"frames right {100 * self.frames_right / max(self.frames, 1):7.3f} % of {self.frames}")
+
+
+def scene_cache(n: int, seed: int, cache: Path, progress=None) -> list[tuple[Path, dict]]:
+    """``n`` rendered scenes, style and surface taken in turn so every pairing appears."""
+    from ..sim.datasets import render_scene
+    from ..sim.deck import STYLES
+    from ..sim.surface import SURFACES
+
+    folder = cache / f"scenes-{seed}"
+    folder.mkdir(parents=True, exist_ok=True)
+    styles = sorted(STYLES)
+    scenes = []
+    for i in range(n):
+        image, label = folder / f"{i:05d}.jpg", folder / f"{i:05d}.json"
+        if not (image.exists() and label.exists()):
+            style = styles[i % len(styles)]
+            surface = SURFACES[(i // len(styles)) % len(SURFACES)]
+            _, entry = render_scene(seed * 100_000 + i, style=style, surface=surface)
+            image.write_bytes(entry.pop("jpeg"))
+            label.write_text(json.dumps(entry))
+        scenes.append((image, json.loads(label.read_text())))
+        if progress:
+            progress(i + 1, n)
+    return scenes
+
+
+def calibration_pictures(style: str, cache: Path) -> Path:
+    """The 23 pictures a family would take of a deck: one colour's 20 cards and the other 11s."""
+    from ..sim.datasets import write_cards
+
+    folder = cache / f"calibration-{style}"
+    if len(list(folder.glob("*.png"))) < len(CALIBRATION_SUBSET):
+        write_cards(folder, style, variants=1, seed=7, cards=CALIBRATION_SUBSET)
+    return folder
+
+
+def score_frame(reading, labels: list[dict]) -> Score:
+    score = Score(frames=1)
+    centres = [np.mean(np.array(label["polygon"]), axis=0) for label in labels]
+    sizes = [np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0])) for label in labels]
+    matched: dict[int, object] = {}
+    for seen in reading.cards:
+        centre = np.mean(seen.polygon, axis=0)
+        distances = [np.linalg.norm(centre - c) for c in centres]
+        best = int(np.argmin(distances)) if distances else -1
+        if best >= 0 and distances[best] < 0.3 * sizes[best] and labels[best]["visible_share"] >= OPTIONAL_SHARE:
+            matched[best] = seen
+        elif seen.card is not None:
+            score.false_readings += 1
+    frame_ok = True
+    for index, label in enumerate(labels):
+        seen = matched.get(index)
+        required = label["visible_share"] >= REQUIRED_SHARE
+        named = None if seen is None or seen.card is None else seen.card.code
+        if required:
+            score.required += 1
+            if named == label["card"]:
+                score.right += 1
+                continue
+            frame_ok = False
+            if named is None:
+                score.unknown += 1
+            else:
+                score.wrong += 1
+        elif named is not None and named != label["card"]:
+            score.wrong += 1
+            frame_ok = False
+    score.wrong += score.false_readings
+    score.frames_right = int(frame_ok and not score.false_readings)
+    return score
+
+
+def read_scenes(scenes, reader_for) -> tuple[Score, dict[str, Score]]:
+    total, by_style = Score(), {}
+    for image_path, labels in scenes:
+        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        reader = reader_for(labels["style"])
+        reader.area.reset() if hasattr(reader.area, "reset") else None
+        start = time.perf_counter()
+        reading = reader.read(frame)
+        elapsed = (time.perf_counter() - start) * 1000
+        score = score_frame(reading, labels["cards"])
+        score.ms.append(elapsed)
+        total.add(score)
+        by_style.setdefault(labels["style"], Score()).add(score)
+    return total, by_style
+
+
+def peak_memory_mb(scenes, profile_dir: Path | None) -> float:
+    """Peak resident memory of a fresh process that loads the reader and reads the frames."""
+    paths = [str(p) for p, _ in scenes[:200]]
+    code = ("import sys, resource, cv2; from companion.vision.pipeline import TableReader; "
+            "from companion.vision.profile import Profile; "
+            "reader = TableReader(Profile.load(sys.argv[1]) if sys.argv[1] != '-' else None)\n"
+            "for p in sys.argv[2:]: reader.read(cv2.imread(p))\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    out = subprocess.run([sys.executable, "-c", code, str(profile_dir) if profile_dir else "-", *paths],
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = Path(".cache/vision-bench"),
+                         tesseract_cards: int = 500, pin: bool = True) -> dict:
+    from tqdm import tqdm
+
+    if pin and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    cv2.setNumThreads(1)
+    with tqdm(total=n_scenes, unit="scene", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
+        scenes = scene_cache(n_scenes, seed, cache, lambda done, total: bar.update(done - bar.n))
+    print(f"elfer bench vision: {len(scenes)} scenes of 1280x720 (seed {seed}), every style, surface, light "
+          f"and camera angle; one core")
+    results: dict = {}
+    default = default_profile()
+    reader = TableReader(default)
+    total, by_style = read_scenes(scenes, lambda style: reader)
+    print("with the shipped profile (made for the reference style):")
+    for style, score in sorted(by_style.items()):
+        print("  " + score.line(style))
+    print("  " + total.line("all styles"))
+    results["default"] = total
+
+    profiles: dict[str, Profile] = {}
+    for style in sorted(by_style):
+        folder = calibration_pictures(style, cache)
+        profiles[style], _ = calibrate(folder, deck_name=style)
+    readers = {style: TableReader(profile) for style, profile in profiles.items()}
+    total, by_style = read_scenes(scenes, lambda style: readers[style])
+    print("after calibrating each style from its 23 pictures (R1–R20, Y11, G11, B11):")
+    for style, score in sorted(by_style.items()):
+        print("  " + score.line(style))
+    print("  " + total.line("all styles"))
+    results["calibrated"] = total
+    ms = statistics.median(total.ms)
+    memory = peak_memory_mb(scenes, None)
+    print(f"speed: {ms:.1f} ms per frame (median, one core); peak memory of a reading process: {memory:.0f} MB")
+    results["ms_per_frame"], results["peak_mb"] = ms, memory
+    if tesseract_cards:
+        from .tesseract import compare_with_tesseract
+
+        results["tesseract"] = compare_with_tesseract(scenes, reader.reader, tesseract_cards, seed)
+    return results

@@ -1,0 +1,425 @@
+"""Reading one card: its colour, its number and which way up it lies.
+
+The finder gives the four corners of a fully visible card. The reader
+
+1. orders them (long side vertical, the corner nearest the image's top-left first) and
+   warps the card onto a 59 × 91 mm rectangle (:func:`warp_card`, 2 px/mm), so the face
+   is upright or upside down, then reduces it to the matching scale (1 px/mm);
+2. estimates the card's background everywhere — its paper, or on an inverse deck its
+   colour fill — with a grey-scale dilation (erosion) wider than a stroke and a blur,
+   and divides every pixel by it: a local white balance that cancels a warm lamp, a
+   half-corrected camera white balance, a cream stock, shadows and vignetting. Where
+   the background is brighter than the card's typical background (a glare spot) the
+   excess is subtracted first, so numerals under glare keep their shape;
+3. takes the numerals' colour (the pixels furthest from the background) and from it
+   the ink's *absorption*, what it takes from the paper's light per channel
+   (1 − ink/paper; on an inverse deck the fill is the ink, the numerals the paper).
+   The absorption's chromaticity (opponent components over its grey part) has the
+   ink's hue as its angle and its saturation as its length. A thin or blurred stroke,
+   JPEG's coarse chroma or glare dilutes the ink: the saturation drops, the hue stays.
+   The colour is told by hue and log saturation against the profile's inks, each a
+   Gaussian narrow in hue and wide in saturation (wider still when the ink is pale or
+   faint); where the paper saturates the sensor in a channel (a warm lamp on white
+   card) the unknown overexposure is allowed for. Yellow (absorbs blue) and green
+   (absorbs red and blue) stay apart even under 2700 K with the white balance only
+   half corrected;
+4. projects every pixel onto the background→numeral colour direction: a colour-free
+   *glyph map* (0 background, 1 numeral), so one colour's numerals read every colour's
+   cards, on paper and on inverse decks alike;
+5. correlates the numeral box of the glyph map, as it lies and turned by 180°, with
+   each number's template, a pixel either way (normalised cross-correlation: one
+   matrix product). The best (number, turn) gives the number and the orientation; the
+   underline of 6 and 9 is part of the templates, so an upside-down 9 is no 6;
+6. turns the number's margin over the runner-up (per unit of how much their templates
+   differ), its correlation, and the colour's posterior into one confidence; below the
+   profile's ``min_confidence`` the card is unknown (``card`` None), never a guess.
+
+About 0.5 ms per card on one core (see ``evaluate_read.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..cards import Card, Colour
+from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
+
+DEFAULT_PX_PER_MM = 2.0
+_CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
+_ONES = np.ones((1, 3), np.float32)
+_CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
+
+# sRGB (linear) → XYZ, D65
+_RGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],
+                        [0.2126729, 0.7151522, 0.0721750],
+                        [0.0193339, 0.1191920, 0.9503041]])
+_D65 = np.array([0.95047, 1.0, 1.08883])
+
+
+# --- geometry -------------------------------------------------------------------------
+
+
+_NEXT = np.array([1, 2, 3, 0])
+
+
+def _clockwise(corners) -> np.ndarray:
+    points = np.asarray(corners, np.float64).reshape(-1, 2)
+    if points.shape != (4, 2) or not np.all(np.isfinite(points)):
+        raise ValueError(f"a card needs 4 finite (x, y) corners, got {np.asarray(corners).shape}")
+    # shoelace sign in image coordinates (y down): positive area = clockwise on screen
+    x, y = points[:, 0], points[:, 1]
+    if x @ y[_NEXT] - x[_NEXT] @ y < 0:
+        points = points[[0, 3, 2, 1]]  # counter-clockwise given: same first corner, other way round
+    return points
+
+
+def _short_first(points: np.ndarray) -> bool:
+    sides = np.hypot(*(points - points[_NEXT]).T)
+    return sides[0] + sides[2] <= sides[1] + sides[3]
+
+
+def upright_corners(corners) -> np.ndarray:
+    """The corners clockwise, long side vertical, starting at the corner that makes the
+    card as upright as it can be in the image: the face's top-left if the card lies
+    upright, its bottom-right if it lies upside down."""
+    points = _clockwise(corners)
+    if not _short_first(points):
+        points = points[[1, 2, 3, 0]]
+    if points[0, 1] + points[1, 1] > points[2, 1] + points[3, 1]:  # the "top" edge is the lower one
+        points = points[[2, 3, 0, 1]]
+    return points
+
+
+def face_corners(corners) -> np.ndarray:
+    """The corners as a face's corners (top-left, top-right, bottom-right, bottom-left).
+
+    Corners given that way (clockwise, first side a short one, as labels and readings
+    give them) are kept; any other order is put into :func:`upright_corners` order."""
+    points = _clockwise(corners)
+    return points if _short_first(points) else upright_corners(points)
+
+
+def warp_card(frame: np.ndarray, face: np.ndarray, px_per_mm: float,
+              interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+    """The quadrilateral ``face`` (TL, TR, BR, BL) warped onto a 59 × 91 mm rectangle."""
+    width, height = round(CARD_MM[0] * px_per_mm), round(CARD_MM[1] * px_per_mm)
+    # pixel centres at integers: the card's outer corners are the outer corners of the image
+    target = np.float32([[-0.5, -0.5], [width - 0.5, -0.5], [width - 0.5, height - 0.5], [-0.5, height - 0.5]])
+    matrix = cv2.getPerspectiveTransform(np.float32(face), target)
+    return cv2.warpPerspective(frame, matrix, (width, height), flags=interpolation,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def card_for_matching(frame: np.ndarray, face: np.ndarray, layout) -> np.ndarray:
+    """The card (corners ``face``, TL first) at the layout's matching scale, as the reader
+    and the calibration see it: sampled at ``px_per_mm`` (nearest pixel), then averaged
+    down. With ``px_per_mm`` at least twice the matching scale that is anti-aliased, and
+    four times cheaper than interpolating every sample."""
+    fine = layout.px_per_mm >= 2 * layout.match_px_per_mm
+    card = warp_card(frame, face, layout.px_per_mm, cv2.INTER_NEAREST if fine else cv2.INTER_LINEAR)
+    size = layout.card_px(layout.match_px_per_mm)
+    return card if card.shape[1::-1] == size else cv2.resize(card, size, interpolation=cv2.INTER_AREA)
+
+
+def rectify(frame: np.ndarray, corners, px_per_mm: float = DEFAULT_PX_PER_MM) -> np.ndarray:
+    """The card warped to a canonical ``round(91 s) × round(59 s)`` image (s = ``px_per_mm``).
+
+    With corners that start at the face's top-left and run clockwise (as scene labels
+    and :class:`CardReading` give them) the face comes out upright. With corners in any
+    other order (the finder's), the long side is made vertical and the card comes out
+    as upright as it lies in the frame: upright, or upside down if it lies that way.
+    """
+    return warp_card(frame, face_corners(corners), px_per_mm)
+
+
+# --- colour ---------------------------------------------------------------------------
+
+
+def lab(rgb) -> np.ndarray:
+    """CIE L*a*b* (D65) of sRGB colours given in 0–1, shape (..., 3), RGB order."""
+    rgb = np.clip(np.asarray(rgb, np.float64), 0.0, 1.0)
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = linear @ _RGB_TO_XYZ.T / _D65
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """A card's paper and ink, measured on the rectified card."""
+
+    normalised: np.ndarray  # float32 BGR, each pixel divided by the card's local background (background ≈ 1)
+    foreground: np.ndarray  # BGR of the numerals' colour in ``normalised`` units
+    ink: np.ndarray  # BGR of the card colour's ink relative to the paper (paper = 1)
+    absorption: np.ndarray  # (R, G, B): what the ink takes from the paper's light, 1 − ink/paper
+    chroma: np.ndarray  # (x, y): the absorption's chromaticity (angle: hue, length: saturation)
+    strength: float  # length of the absorption (0: no ink, ~0.8–1.3: solid print ink)
+    contrast: float  # distance of the foreground from the background, in normalised RGB
+    foreground_share: float  # share of the card's inner pixels that are foreground
+    clipped: np.ndarray  # (R, G, B) bools: the paper saturates the sensor there, so the ink's ratio is off
+
+
+def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.ndarray:
+    """The card's local background colour everywhere (float32 BGR): its paper, or on an
+    inverse deck its colour fill, with numerals, frame and indices filtered out.
+
+    Ink is darker than paper in every channel, and paper is lighter than a colour fill,
+    so a grey-scale dilation (inverse: erosion) wider than a stroke removes the strokes;
+    a box blur smooths what is left."""
+    size = max(3, int(round(9 * px_per_mm)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    smooth = cv2.GaussianBlur(card, (3, 3), 0)
+    field = cv2.erode(smooth, kernel) if inverse else cv2.dilate(smooth, kernel)
+    field = cv2.blur(field, (size, size))
+    return np.maximum(field.astype(np.float32), np.float32(4.0))
+
+
+def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -> Measurement:
+    """Background, numerals and ink of a rectified card (uint8 BGR at ``px_per_mm``).
+
+    Shading (vignette, a lamp's fall-off, shadows) multiplies the light; glare adds the
+    lamp's light. Where the background is darker than the card's typical background the
+    card is divided by it (a local white balance); where it is brighter, the excess is
+    taken for glare and subtracted first, so the numerals under a glare spot keep their
+    shape."""
+    h, w = card.shape[:2]
+    field = background_field(card, inverse, px_per_mm)
+    step = max(1, round(3 * px_per_mm))  # the field is smooth: a sparse sample gives its median
+    sample = field[margin_px:h - margin_px:step, margin_px:w - margin_px:step].reshape(-1, 3)
+    typical = np.partition(sample, len(sample) // 2, axis=0)[len(sample) // 2]
+    divisor = np.minimum(field, typical.astype(np.float32))
+    # (card - (field - divisor)) / divisor, with OpenCV's element-wise operations
+    normalised = cv2.divide(cv2.add(cv2.subtract(card, field, dtype=cv2.CV_32F), divisor), divisor)
+    inner = normalised[margin_px:h - margin_px, margin_px:w - margin_px]
+    offset = cv2.subtract(inner, (1.0, 1.0, 1.0, 0.0))
+    distance = cv2.transform(cv2.multiply(offset, offset), _ONES).ravel()
+    k = int(0.985 * (distance.size - 1))
+    far = float(np.partition(distance, k)[k])
+    strongest = distance >= 0.6 * far
+    if far <= 1e-6 or not strongest.any():
+        foreground = np.ones(3, np.float32)
+    else:
+        chosen = inner.reshape(-1, 3)[strongest]
+        foreground = np.partition(chosen, len(chosen) // 2, axis=0)[len(chosen) // 2].astype(np.float32)
+    ink = 1.0 / np.maximum(foreground, 1e-3) if inverse else foreground
+    absorption = 1.0 - ink[::-1].astype(np.float64)
+    strength = float(np.linalg.norm(absorption))
+    contrast = float(np.linalg.norm(foreground - 1.0))
+    share = float(np.count_nonzero(distance >= 0.3 * far)) / distance.size
+    paper = typical * foreground if inverse else typical
+    clipped = paper[::-1] >= _CLIPPED
+    return Measurement(normalised, foreground, ink, absorption, chromaticity(absorption), strength, contrast,
+                       share, clipped)
+
+
+_OPPONENT = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[np.sqrt(2)], [np.sqrt(6)]])
+
+
+def chromaticity(absorption: np.ndarray) -> np.ndarray:
+    """(x, y) of an absorption vector (R, G, B): its opponent components (red–green,
+    yellow–blue) over its grey part. Mixing the ink with paper scales the whole vector,
+    so the point does not move; only a change of hue or saturation moves it."""
+    grey = float(absorption.sum()) / np.sqrt(3)
+    return _OPPONENT @ absorption / max(grey, 1e-3)
+
+
+def looks_inverse(card: np.ndarray, margin_px: int) -> bool:
+    """Whether most of the card is a colour fill rather than paper (for calibration)."""
+    h, w = card.shape[:2]
+    inner = card[margin_px:h - margin_px, margin_px:w - margin_px]
+    whiteness = np.minimum(np.minimum(inner[..., 0], inner[..., 1]), inner[..., 2]).ravel()
+    k = int(0.99 * (whiteness.size - 1))
+    top = float(np.partition(whiteness, k)[k])
+    return float(np.median(whiteness)) < 0.5 * top
+
+
+def glyph_map(measurement: Measurement, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """float32 map of the numerals: 0 on the background, 1 on the numerals (``box``: a crop)."""
+    image = measurement.normalised
+    if box is not None:
+        x0, y0, x1, y1 = box
+        image = image[y0:y1, x0:x1]
+    direction = (measurement.foreground - 1.0).astype(np.float32)
+    norm2 = float(direction @ direction)
+    if norm2 < 1e-6:
+        return np.zeros(image.shape[:2], np.float32)
+    weights = (direction / norm2).reshape(1, 3)
+    return cv2.transform(image - np.float32(1.0), weights)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """What the reader makes of one card.
+
+    ``card`` is None when the reader is not sure enough (``confidence`` below the
+    profile's threshold): unknown, never a guess. ``upside_down``: the face's top points
+    down the image the corners were given in. ``corners``: the four corners starting at
+    the face's top-left, clockwise on the face.
+    """
+
+    card: Card | None
+    confidence: float
+    upside_down: bool
+    corners: np.ndarray | None = None
+    colour: Colour | None = None  # the best colour and number, even when ``card`` is None
+    number: int | None = None
+    colour_confidence: float = 0.0
+    number_confidence: float = 0.0
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
+
+
+class CardReader:
+    """Reads cards with one deck's :class:`~companion.vision.profile.Profile`."""
+
+    def __init__(self, profile: Profile):
+        self.profile = profile
+        layout = profile.layout
+        self.px_per_mm = layout.px_per_mm
+        self.match_scale = layout.match_px_per_mm
+        self.match_size = layout.card_px(layout.match_px_per_mm)
+        self.margin_px = round(layout.margin_mm * layout.match_px_per_mm)
+        self.box = layout.box_px()
+        self.search = layout.search_px()
+        self.numbers = profile.numbers
+        self._t = {**DEFAULT_THRESHOLDS, **profile.thresholds}
+        self.blur = float(self._t["match_blur_px"])
+        # zero-mean, unit-norm templates, upright and turned by 180°, as matrix columns
+        rows = []
+        for turned in (False, True):
+            for number in self.numbers:
+                t = profile.templates[number].astype(np.float32)
+                if self.blur > 0:
+                    t = cv2.GaussianBlur(t, (0, 0), self.blur)
+                if turned:
+                    t = t[::-1, ::-1]
+                t = t - t.mean()
+                rows.append((t / max(float(np.linalg.norm(t)), 1e-6)).ravel())
+        self._templates = np.ascontiguousarray(np.stack(rows).T)  # (pixels, 2 * numbers)
+        # how far apart two (number, turn) templates are: their difference's length
+        gram = self._templates.T @ self._templates
+        self._apart = np.sqrt(np.maximum(2.0 - 2.0 * gram, 1e-6))
+        self._colours = profile.colours
+        inks = np.stack([profile.inks[c] for c in self._colours])
+        self._ink_saturation = np.maximum(np.hypot(inks[:, 0], inks[:, 1]), 1e-3)
+        self._ink_polar = np.stack([np.arctan2(inks[:, 1], inks[:, 0]), np.log(self._ink_saturation)], axis=1)
+        self._covariance = profile.colour_covariance
+
+    def measure(self, frame: np.ndarray, corners) -> tuple[np.ndarray, Measurement]:
+        """The card's corners in upright order and its measurement at matching scale."""
+        ordered = upright_corners(corners)
+        card = card_for_matching(frame, ordered, self.profile.layout)
+        return ordered, measure(card, self.profile.inverse, self.match_scale, self.margin_px)
+
+    def number_scores(self, measurement: Measurement) -> np.ndarray:
+        """Best correlation of each (turn, number): shape (2, len(numbers))."""
+        x0, y0, x1, y1 = self.box
+        s = self.search
+        region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
+        if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
+            region = cv2.GaussianBlur(region, (0, 0), self.blur)
+        h, w = y1 - y0, x1 - x0
+        if s:
+            windows = np.lib.stride_tricks.sliding_window_view(region, (h, w))
+            windows = windows.reshape(-1, h * w)
+        else:
+            windows = region.reshape(1, -1)
+        n = h * w
+        sums = windows.sum(axis=1)
+        norms = np.sqrt(np.maximum((windows * windows).sum(axis=1) - sums * sums / n, 1e-9))
+        scores = (windows @ self._templates) / norms[:, None]
+        return scores.max(axis=0).reshape(2, len(self.numbers))
+
+    def colour_distances(self, measurement: Measurement) -> tuple[np.ndarray, np.ndarray]:
+        """Mahalanobis distance of the card's ink from each of the profile's inks, in hue
+        (angle) and log saturation, and the log-determinants of their spreads (for the
+        posterior). The hue is less certain for a pale ink and a faint stroke.
+
+        Where the paper saturates a channel (a warm lamp on white card), the paper's true
+        level there is unknown, somewhat above the sensor's maximum, so the ink's measured
+        ratio there is too high by an unknown factor k >= 1: each ink is compared with the
+        measurement corrected by the factor that suits it best, paying for unlikely
+        factors (log k is taken to spread by ``clip_spread``). An ink that absorbs less in
+        that channel than was measured cannot be made to fit.
+        """
+        t = self._t
+        clipped = np.flatnonzero(measurement.clipped)
+        if len(clipped):
+            ratio = 1.0 - measurement.absorption
+            grids = np.meshgrid(*[_CLIP_FACTORS] * len(clipped), indexing="ij")
+            factors = np.stack([g.ravel() for g in grids], axis=1)  # (combinations, clipped)
+            ratios = np.repeat(ratio[None, :], len(factors), axis=0)
+            ratios[:, clipped] = ratios[:, clipped] / factors
+            absorption = 1.0 - ratios
+            grey = np.maximum(absorption.sum(axis=1) / np.sqrt(3), 1e-3)
+            points = (absorption @ _OPPONENT.T) / grey[:, None]
+            penalty = ((np.log(factors) / t["clip_spread"]) ** 2).sum(axis=1)
+        else:
+            points = measurement.chroma[None, :]
+            penalty = np.zeros(1)
+        hue = np.arctan2(points[:, 1], points[:, 0])
+        log_saturation = np.log(np.maximum(np.hypot(points[:, 0], points[:, 1]), 1e-3))
+        noise2 = t["colour_floor"] ** 2 + (t["colour_noise"] / max(measurement.strength, 1e-3)) ** 2
+        # per ink: the 2 × 2 spread of (hue, log saturation), inverted in closed form
+        var_hue = t["colour_hue_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[0, 0]
+        var_sat = t["colour_saturation_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[1, 1]
+        cross = self._covariance[0, 1]
+        determinant = var_hue * var_sat - cross * cross
+        d_hue = (hue[None, :] - self._ink_polar[:, :1] + np.pi) % (2 * np.pi) - np.pi  # (inks, points)
+        d_sat = log_saturation[None, :] - self._ink_polar[:, 1:]
+        d2 = (var_sat[:, None] * d_hue ** 2 - 2 * cross * d_hue * d_sat + var_hue[:, None] * d_sat ** 2)
+        d2 = d2 / determinant[:, None] + penalty[None, :]
+        return np.sqrt(d2.min(axis=1)), np.log(determinant)
+
+    def read_card(self, frame: np.ndarray, corners) -> CardReading:
+        """Read the card whose four corners (frame pixels, any order) are ``corners``."""
+        ordered, m = self.measure(frame, corners)
+        t = self._t
+        scores = self.number_scores(m)
+        best = scores.max(axis=0)  # per number, either way up
+        order = np.argsort(best)[::-1]
+        first = int(order[0])
+        runner_up = float(best[order[1]]) if len(order) > 1 else -1.0
+        turned = bool(scores[1, first] > scores[0, first])
+        number = self.numbers[first]
+        # the margin over the runner-up, per unit of how different their templates are:
+        # a 6 and an upside-down 9 differ only by the underline, so a small margin between
+        # them says as much as a large one between a 3 and a 17
+        margin = float(best[first]) - runner_up
+        if len(order) > 1:
+            second = int(order[1])
+            a = int(turned) * len(self.numbers) + first
+            b = int(scores[1, second] > scores[0, second]) * len(self.numbers) + second
+            margin /= float(self._apart[a, b])
+        number_conf = _sigmoid(t["number_scale"] * (margin - t["number_offset"]))
+        number_conf *= _sigmoid(t["score_scale"] * (float(best[first]) - t["min_score"]))
+
+        distances, logdets = self.colour_distances(m)
+        logits = -0.5 * (t["colour_scale"] * distances ** 2 + logdets)
+        c = int(np.argmax(logits))
+        posterior = np.exp(logits - logits.max())
+        colour_conf = float(posterior[c] / posterior.sum())
+        colour_conf *= _sigmoid(3.0 * (t["max_colour_distance"] - float(distances[c])))
+        colour_conf *= _sigmoid(60.0 * (m.strength - t["min_strength"])) * _sigmoid(10.0 * (t["max_strength"] - m.strength))
+
+        confidence = number_conf * colour_conf
+        face = np.roll(ordered, 2, axis=0) if turned else ordered
+        colour = self._colours[c]
+        card = Card(colour, number) if confidence >= t["min_confidence"] else None
+        return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf)
+
+    def read_cards(self, frame: np.ndarray, cards) -> list[CardReading]:
+        return [self.read_card(frame, corners) for corners in cards]
+
+
+__all__ = ["CardReader", "CardReading", "Measurement", "card_for_matching", "face_corners", "glyph_map", "lab", "measure",
+           "rectify", "upright_corners", "warp_card"]

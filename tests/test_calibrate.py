@@ -1,0 +1,173 @@
+"""Calibration: learning a deck from a folder of single-card pictures named by card, its
+report and warnings, and the clear errors for folders it cannot use."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cards import DECK, Card, Colour
+from companion.vision import calibrate as calibration
+from companion.vision.calibrate import CalibrationError, calibrate, card_of_filename, find_card
+from companion.vision.evaluate_read import NEUTRAL_LIGHT, calibration_crops, calibration_set, table
+from companion.vision.profile import Profile
+from companion.vision.read import CardReader, upright_corners
+
+STYLE, SURFACE = "reference", "mat"
+
+
+@pytest.fixture(scope="module")
+def grid():
+    """The 23 calibration cards and the rest of the deck, laid out on one table."""
+    return table(STYLE, 1, SURFACE).pictures(DECK, NEUTRAL_LIGHT)
+
+
+@pytest.fixture(scope="module")
+def crops(grid):
+    """One picture per card, cut out of the grid pictures."""
+    return calibration_crops(grid)
+
+
+def _write(folder, crops, cards, name=lambda card: f"{card.code}.png"):
+    folder.mkdir(parents=True, exist_ok=True)
+    for card in cards:
+        assert cv2.imwrite(str(folder / name(card)), crops[card][0])
+    return folder
+
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory, crops):
+    names = {0: lambda c: f"{c.code}.png", 1: lambda c: f"{c.code.lower()}-2.png", 2: lambda c: f"{c.code}_b.jpg"}
+    folder = tmp_path_factory.mktemp("pictures")
+    for i, card in enumerate(calibration_set()):
+        _write(folder, crops, [card], names[i % 3])
+    profile, report = calibrate(folder, deck_name="reference deck")
+    return folder, profile, report
+
+
+# --------------------------------------------------------------------- names
+@pytest.mark.parametrize("name, code", [("R11.png", "R11"), ("r11-2.jpg", "R11"), ("Y3_b.png", "Y3"),
+                                        ("g20-left.JPEG", "G20"), ("b1.png", "B1"), ("R07.png", "R7")])
+def test_file_names_give_the_card(name, code):
+    assert card_of_filename(name) is Card.parse(code)
+
+
+@pytest.mark.parametrize("name", ["X11.png", "R21.png", "R0.png", "R1a.png", "notes.txt", "R.png", "11R.png"])
+def test_other_file_names_give_no_card(name):
+    assert card_of_filename(name) is None
+
+
+# --------------------------------------------------------------------- learning
+def test_the_23_pictures_teach_all_numbers_and_colours(calibrated, grid):
+    _, profile, report = calibrated
+    assert report.pictures == 23 and report.numbers == list(range(1, 21))
+    assert report.colours == ["R", "Y", "G", "B"]
+    assert report.self_test == (23, 23) and report.warnings == []
+    assert not report.inverse and profile.learned_from["full_colours"] == ["R"]
+    text = report.text()
+    assert "1-20 (20 of 20)" in text and "R, Y, G, B" in text and "23 of 23 right" in text
+    # and then every card of the deck reads right
+    reader = CardReader(profile)
+    for picture in grid:
+        for card, polygon in zip(picture.cards, picture.polygons):
+            assert reader.read_card(picture.image, polygon).card is card
+
+
+def test_a_calibrated_profile_saves_and_loads(calibrated, tmp_path):
+    _, profile, _ = calibrated
+    profile.save(tmp_path / "deck")
+    loaded = Profile.load(tmp_path / "deck")
+    assert loaded.deck == "reference deck" and loaded.numbers == tuple(range(1, 21))
+    assert loaded.layout == profile.layout and loaded.inverse == profile.inverse
+    for number in loaded.numbers:
+        assert np.array_equal(loaded.templates[number], profile.templates[number])
+    for colour in Colour:
+        assert np.allclose(loaded.inks[colour], profile.inks[colour], atol=1e-5)
+
+
+def test_the_command_line_writes_a_profile(calibrated, tmp_path, capsys):
+    folder, _, _ = calibrated
+    assert calibration.main([str(folder), "--out", str(tmp_path / "p"), "--deck", "mine"]) == 0
+    assert "20 of 20" in capsys.readouterr().out
+    assert json.loads((tmp_path / "p" / "profile.json").read_text())["deck"] == "mine"
+    assert calibration.main([str(tmp_path / "nothing"), "--out", str(tmp_path / "q")]) == 2
+    assert not (tmp_path / "q").exists()
+
+
+def test_pictures_given_in_memory_with_card_codes(crops):
+    pictures = {card.code: crops[card] for card in calibration_set()}
+    profile, report = calibrate(pictures, deck_name="memory")
+    assert report.self_test == (23, 23) and profile.numbers == tuple(range(1, 21))
+
+
+def test_the_finder_locates_cards_in_pictures_with_the_markers():
+    pictures = table(STYLE, 2, SURFACE).single([Card.parse(c) for c in ("R6", "Y11", "B20")], NEUTRAL_LIGHT)
+    for picture in pictures:
+        corners, found_by = find_card(picture.image, picture.cards[0])
+        assert corners is not None, picture.cards[0]
+        truth = upright_corners(picture.polygons[0])
+        error = min(np.abs(np.roll(upright_corners(corners), k, axis=0) - truth).max() for k in range(4))
+        assert error < 2.5, (picture.cards[0], found_by, error)
+
+
+# --------------------------------------------------------------------- warnings
+def test_a_colour_without_pictures_and_a_colour_without_its_11_are_warned(tmp_path, crops):
+    cards = [c for c in calibration_set() if c.colour is not Colour.BLUE and c != Card.parse("Y11")]
+    cards.append(Card.parse("Y5"))
+    profile, report = calibrate(_write(tmp_path / "p", crops, cards), deck_name="partial")
+    assert profile.colours == (Colour.RED, Colour.YELLOW, Colour.GREEN)
+    assert any("blue" in w and "unknown" in w for w in report.warnings)
+    assert any("yellow has no picture of its 11" in w for w in report.warnings)
+    assert profile.warnings == report.warnings[:len(profile.warnings)]
+
+
+# --------------------------------------------------------------------- errors
+def test_a_missing_or_empty_folder_is_an_error(tmp_path):
+    with pytest.raises(CalibrationError, match="no such folder"):
+        calibrate(tmp_path / "missing", deck_name="x")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CalibrationError, match="no pictures"):
+        calibrate(tmp_path / "empty", deck_name="x")
+
+
+def test_pictures_without_card_names_are_an_error(tmp_path, crops):
+    folder = tmp_path / "unnamed"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "IMG_0001.png"), crops[Card.parse("R1")][0])
+    cv2.imwrite(str(folder / "holiday.jpg"), crops[Card.parse("R2")][0])
+    with pytest.raises(CalibrationError, match="named by its card.*IMG_0001.png"):
+        calibrate(folder, deck_name="x")
+
+
+def test_a_picture_that_is_not_an_image_is_an_error(tmp_path, crops):
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    (folder / "R5.png").write_bytes(b"not a png")
+    with pytest.raises(CalibrationError, match="R5.png: not a readable picture"):
+        calibrate(folder, deck_name="x")
+
+
+def test_a_picture_without_a_card_is_an_error_and_nothing_is_written(tmp_path, crops):
+    table_only = np.full_like(crops[Card.parse("R5")][0], 90)
+    table_only[..., 1] = 60
+    few = _write(tmp_path / "few", crops, [Card.parse("R4"), Card.parse("Y11")])
+    cv2.imwrite(str(few / "R5_2.png"), table_only)
+    out = tmp_path / "profile"
+    assert calibration.main([str(few), "--out", str(out)]) == 2
+    assert not out.exists()
+    with pytest.raises(CalibrationError, match="no card found in R5_2.png"):
+        calibrate(few, deck_name="x")
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    cv2.imwrite(str(folder / "R5_2.png"), table_only)
+    profile, report = calibrate(folder, deck_name="x", strict=False)  # unless asked to leave such pictures out
+    assert any("R5_2.png" in w for w in report.warnings) and report.pictures == 23
+
+
+def test_fewer_than_one_full_colour_is_an_error(tmp_path, crops):
+    cards = [c for c in calibration_set() if c != Card.parse("R17")]
+    with pytest.raises(CalibrationError, match="all 20 cards of one colour.*lacks 17"):
+        calibrate(_write(tmp_path / "p", crops, cards), deck_name="x")
+    with pytest.raises(CalibrationError, match="all 20 cards"):
+        calibrate(_write(tmp_path / "q", crops, [c for c in calibration_set() if c.number == 11]), deck_name="x")

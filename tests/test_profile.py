@@ -1,0 +1,184 @@
+"""Calibration profiles: the shipped one loads and reads, profiles round-trip through their
+folder, and every kind of broken folder is a clear ProfileError naming file and problem."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cards import DECK, Colour
+from companion.vision.evaluate_read import NEUTRAL_LIGHT, table
+from companion.vision.profile import (FORMAT_VERSION, Layout, Profile, ProfileError, _shipped_profile_dir,
+                                      default_profile, template_name)
+from companion.vision.read import CardReader
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return default_profile()
+
+
+@pytest.fixture
+def folder(tmp_path, shipped):
+    """A writable copy of the shipped profile."""
+    shipped.save(tmp_path / "deck")
+    return tmp_path / "deck"
+
+
+def _edit_json(folder, change):
+    path = folder / "profile.json"
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+# --------------------------------------------------------------------- the shipped profile
+def test_the_shipped_profile_is_the_reference_deck(shipped):
+    assert (_shipped_profile_dir() / "profile.json").is_file()
+    assert shipped.deck == "reference" and shipped.format_version == FORMAT_VERSION
+    assert shipped.numbers == tuple(range(1, 21)) and shipped.colours == tuple(Colour)
+    assert not shipped.inverse
+    assert shipped.learned_from["pictures"] >= 23
+
+
+def test_the_shipped_profile_reads_reference_cards(shipped):
+    picture = table("reference", 0, "wood").pictures(DECK[::5], NEUTRAL_LIGHT)[0]
+    reader = CardReader(shipped)
+    for card, polygon in zip(picture.cards, picture.polygons):
+        assert reader.read_card(picture.image, polygon).card is card
+
+
+# --------------------------------------------------------------------- round trip
+def test_save_and_load_give_the_same_profile(shipped, folder):
+    loaded = Profile.load(folder)
+    assert loaded.deck == shipped.deck and loaded.inverse == shipped.inverse and loaded.layout == shipped.layout
+    assert loaded.thresholds == pytest.approx(shipped.thresholds)
+    assert loaded.warnings == shipped.warnings and loaded.learned_from == shipped.learned_from
+    for number in shipped.numbers:
+        assert np.array_equal(loaded.templates[number], shipped.templates[number])
+    for colour in shipped.colours:
+        assert np.allclose(loaded.inks[colour], shipped.inks[colour], atol=1e-5)
+    assert np.allclose(loaded.colour_covariance, shipped.colour_covariance, atol=1e-6)
+    assert sorted(p.name for p in folder.iterdir()) == [template_name(n) for n in range(1, 21)] + ["profile.json"]
+
+
+def test_saving_over_a_profile_removes_its_old_templates(shipped, folder):
+    partial = Profile(deck="few", inverse=False, layout=shipped.layout, inks=shipped.inks,
+                      colour_covariance=shipped.colour_covariance,
+                      templates={n: shipped.templates[n] for n in (1, 2, 3)})
+    partial.save(folder)
+    assert sorted(p.name for p in folder.glob("*.png")) == [template_name(n) for n in (1, 2, 3)]
+    assert Profile.load(folder).numbers == (1, 2, 3)
+
+
+# --------------------------------------------------------------------- broken folders
+def test_a_missing_folder_or_profile_file(tmp_path):
+    with pytest.raises(ProfileError, match="no such profile folder"):
+        Profile.load(tmp_path / "nowhere")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ProfileError, match=r"profile\.json: missing"):
+        Profile.load(tmp_path / "empty")
+
+
+def test_bad_json(folder):
+    (folder / "profile.json").write_text('{"format": "elfer-card-profile", ')
+    with pytest.raises(ProfileError, match=r"profile\.json: not valid JSON"):
+        Profile.load(folder)
+
+
+def test_not_a_profile_file(folder):
+    (folder / "profile.json").write_text("[1, 2, 3]")
+    with pytest.raises(ProfileError, match="not an elfer-card-profile file"):
+        Profile.load(folder)
+
+
+def test_a_wrong_version(folder):
+    _edit_json(folder, lambda data: data.update(format_version=FORMAT_VERSION + 1))
+    with pytest.raises(ProfileError, match=f"format_version {FORMAT_VERSION + 1} is not supported"):
+        Profile.load(folder)
+
+
+def test_a_missing_template(folder):
+    (folder / template_name(7)).unlink()
+    with pytest.raises(ProfileError, match=r"numeral_07\.png: missing template"):
+        Profile.load(folder)
+
+
+def test_a_corrupt_template(folder):
+    (folder / template_name(12)).write_bytes(b"\x89PNG garbage")
+    with pytest.raises(ProfileError, match=r"numeral_12\.png: not a readable PNG"):
+        Profile.load(folder)
+
+
+def test_a_template_of_the_wrong_size(folder, shipped):
+    h, w = shipped.layout.template_shape()
+    cv2.imwrite(str(folder / template_name(3)), np.zeros((h + 2, w), np.uint8))
+    with pytest.raises(ProfileError, match=r"numeral_03\.png: wrong template size"):
+        Profile.load(folder)
+
+
+def test_a_colour_template(folder, shipped):
+    h, w = shipped.layout.template_shape()
+    cv2.imwrite(str(folder / template_name(4)), np.zeros((h, w, 3), np.uint8))
+    with pytest.raises(ProfileError, match=r"numeral_04\.png: must be an 8-bit grey image"):
+        Profile.load(folder)
+
+
+def test_a_blank_template(folder, shipped):
+    h, w = shipped.layout.template_shape()
+    cv2.imwrite(str(folder / template_name(5)), np.full((h, w), 128, np.uint8))
+    with pytest.raises(ProfileError, match=r"numeral_05\.png: the template is blank"):
+        Profile.load(folder)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.pop("layout"), "missing field 'layout'"),
+    (lambda d: d["layout"].update(numeral_box_mm=[5, 20, 50, 71]), "symmetric"),
+    (lambda d: d["layout"].update(numeral_box_mm=[5, 20, 70, 71]), "not inside"),
+    (lambda d: d["layout"].update(colour="red"), "unknown layout field"),
+    (lambda d: d["inks"]["R"].update(chroma=[1, "x"]), r"inks\.R\.chroma"),
+    (lambda d: d["inks"].update(Q={"chroma": [0, 0]}), "unknown colour"),
+    (lambda d: d.update(colour_covariance=[[1, 2], [2, 1]]), "positive semi-definite"),
+    (lambda d: d.update(colour_covariance=[[1, 0, 0]]), "colour_covariance"),
+    (lambda d: d.update(inverse="no"), "inverse"),
+    (lambda d: d["numerals"].update({"21": "numeral_21.png"}), "numeral_21.png: missing template"),
+    (lambda d: d["numerals"].update({"7": "../numeral_07.png"}), "file name in the profile folder"),
+    (lambda d: d.update(numerals={}), "no numeral templates"),
+    (lambda d: d["thresholds"].update(min_confidence="high"), "could not convert|thresholds"),
+])
+def test_broken_fields(folder, change, message):
+    _edit_json(folder, change)
+    with pytest.raises(ProfileError, match=message) as error:
+        Profile.load(folder)
+    assert "profile.json" in str(error.value) or ".png" in str(error.value)
+
+
+def test_a_profile_is_validated_when_made(shipped):
+    with pytest.raises(ProfileError, match="numeral_02.png"):
+        Profile(deck="x", inverse=False, layout=shipped.layout, inks=shipped.inks,
+                colour_covariance=shipped.colour_covariance, templates={2: np.zeros((3, 3), np.uint8)})
+    with pytest.raises(ProfileError, match="symmetric"):
+        Profile(deck="x", inverse=False, layout=Layout(numeral_box_mm=(5, 20, 50, 71)), inks=shipped.inks,
+                colour_covariance=shipped.colour_covariance, templates=shipped.templates)
+    with pytest.raises(ProfileError, match="no ink colours"):
+        Profile(deck="x", inverse=False, layout=shipped.layout, inks={},
+                colour_covariance=shipped.colour_covariance, templates=shipped.templates)
+
+
+def test_an_interrupted_save_leaves_no_profile(folder, shipped, monkeypatch):
+    def fail(*args, **kwargs):
+        raise OSError("disk full")
+    monkeypatch.setattr(cv2, "imwrite", fail)
+    with pytest.raises(OSError):
+        shipped.save(folder)
+    with pytest.raises(ProfileError, match="missing"):
+        Profile.load(folder)
+
+
+def test_a_copied_profile_folder_loads_anywhere(folder, tmp_path):
+    shutil.copytree(folder, tmp_path / "elsewhere")
+    assert Profile.load(tmp_path / "elsewhere").numbers == tuple(range(1, 21))

@@ -1,0 +1,176 @@
+"""The card reader: every card of every deck style after calibrating from 23 cards; 6 and 9
+upside down; yellow and green under a 2700 K lamp; unknown rather than a guess.
+
+Pictures come from the synthetic table (cards laid in a grid, 16 a picture), rendered
+once per module; each card is read from its true outline, its corners given in a
+random order, as the finder gives them.
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cards import DECK, Card, Colour
+from companion.sim.deck import CARD_MM as SIM_CARD_MM
+from companion.sim.deck import STYLES
+from companion.vision.calibrate import calibrate
+from companion.vision.evaluate_read import NEUTRAL_LIGHT, WARM_LIGHT, calibration_set, crop_around, table
+from companion.vision.profile import CARD_MM
+from companion.vision.read import CardReader, face_corners, rectify, upright_corners
+
+SURFACES = {"reference": "wood", "inverse": "cloth", "cream": "mat", "condensed": "wood"}
+
+
+def _calibration_pictures(style: str) -> dict:
+    """The 23 calibration cards, each cut out of a grid picture with its outline."""
+    pictures = {}
+    for picture in table(style, 0, SURFACES[style]).pictures(calibration_set(), NEUTRAL_LIGHT):
+        for card, polygon in zip(picture.cards, picture.polygons):
+            pictures[card] = [crop_around(picture.image, polygon, 30)]
+    return pictures
+
+
+@pytest.fixture(scope="module")
+def decks():
+    """Per style: the calibrated reader and its report."""
+    made = {}
+    for style in STYLES:
+        profile, report = calibrate(_calibration_pictures(style), deck_name=style)
+        made[style] = (CardReader(profile), report)
+    return made
+
+
+@pytest.fixture(scope="module")
+def full_decks():
+    """Per style: all 80 cards, 16 a picture, under neutral light."""
+    return {style: table(style, 0, SURFACES[style]).pictures(DECK, NEUTRAL_LIGHT) for style in STYLES}
+
+
+def _read_all(reader: CardReader, pictures, seed: int = 0):
+    """(card, reading, truly upside down) for every card of the pictures, corners rotated at random."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for picture in pictures:
+        for card, polygon, upside_down in zip(picture.cards, picture.polygons, picture.upside_down):
+            corners = np.roll(polygon, int(rng.integers(4)), axis=0)
+            if rng.random() < 0.5:
+                corners = corners[::-1]  # and sometimes counter-clockwise
+            out.append((card, reader.read_card(picture.image, corners), upside_down))
+    return out
+
+
+def _misses(readings):
+    return [(card.code, reading.card and reading.card.code, round(reading.confidence, 3), flip, reading.upside_down)
+            for card, reading, flip in readings if reading.card is not card or reading.upside_down != flip]
+
+
+# --------------------------------------------------------------------- every card
+@pytest.mark.parametrize("style", list(STYLES))
+def test_all_80_cards_are_read_right_after_calibrating_from_23(decks, full_decks, style):
+    reader, report = decks[style]
+    assert report.self_test == (23, 23)
+    readings = _read_all(reader, full_decks[style])
+    assert len(readings) == 80
+    assert _misses(readings) == []
+    assert min(reading.confidence for _, reading, _ in readings) >= reader.profile.thresholds["min_confidence"]
+
+
+@pytest.mark.parametrize("style", list(STYLES))
+def test_six_and_nine_are_told_apart_either_way_up(decks, style):
+    reader, _ = decks[style]
+    cards = [Card(colour, number) for colour in Colour for number in (6, 9) for _ in range(2)]
+    pictures = table(style, 0, SURFACES[style]).pictures(cards, NEUTRAL_LIGHT, upside_down=[False, True] * 8)
+    readings = _read_all(reader, pictures, seed=1)
+    assert sum(flip for _, _, flip in readings) == 8
+    assert _misses(readings) == []
+
+
+@pytest.mark.parametrize("style", list(STYLES))
+def test_yellow_and_green_stay_apart_under_a_2700_kelvin_lamp(decks, style):
+    reader, _ = decks[style]
+    cards = [c for c in DECK if c.colour in (Colour.YELLOW, Colour.GREEN)]
+    pictures = table(style, 0, SURFACES[style]).pictures(cards, WARM_LIGHT)
+    readings = _read_all(reader, pictures, seed=2)
+    wrong = [(c.code, r.card.code) for c, r, _ in readings if r.card is not None and r.card is not c]
+    assert wrong == []
+    assert _misses(readings) == []
+
+
+# --------------------------------------------------------------------- unknown
+def test_bare_table_and_noise_are_unknown(decks):
+    reader, _ = decks["reference"]
+    picture = table("reference", 0, SURFACES["reference"]).pictures(DECK[:1], NEUTRAL_LIGHT)[0]
+    card_outline = picture.polygons[0]
+    size = card_outline.max(axis=0) - card_outline.min(axis=0)
+    rng = np.random.default_rng(5)
+    tried = 0
+    for _ in range(60):
+        centre = rng.uniform([150, 100], [1130, 620])
+        quad = centre + (card_outline - card_outline.mean(axis=0))
+        if cv2.pointPolygonTest(np.float32(card_outline), tuple(map(float, centre)), True) > -size.max():
+            continue  # too near the card
+        reading = reader.read_card(picture.image, quad)
+        assert reading.card is None and reading.confidence < 0.5, reading
+        tried += 1
+    assert tried >= 20
+    for seed in range(10):
+        noise = np.random.default_rng(seed).integers(0, 256, (300, 300, 3), dtype=np.uint8)
+        reading = reader.read_card(noise, [[100, 80], [180, 80], [180, 203], [100, 203]])
+        assert reading.card is None and reading.confidence < 0.5
+
+
+def test_a_colour_the_profile_lacks_is_unknown_not_another_colour(full_decks):
+    pictures = {c: p for c, p in _calibration_pictures("reference").items() if c.colour is not Colour.BLUE}
+    profile, report = calibrate(pictures, deck_name="no blue")
+    assert any("blue" in w for w in report.warnings)
+    readings = _read_all(CardReader(profile), full_decks["reference"])
+    blue = [reading for card, reading, _ in readings if card.colour is Colour.BLUE]
+    assert len(blue) == 20 and all(reading.card is None for reading in blue)
+    assert all(reading.card is card for card, reading, _ in readings if card.colour is not Colour.BLUE)
+
+
+# --------------------------------------------------------------------- geometry and API
+def test_card_size_agrees_with_the_simulator():
+    assert CARD_MM == SIM_CARD_MM
+
+
+def test_corner_order_does_not_matter():
+    square = np.array([[10.0, 10.0], [69.0, 12.0], [67.0, 103.0], [8.0, 101.0]])
+    expected = upright_corners(square)
+    for shift in range(4):
+        for quad in (np.roll(square, shift, axis=0), np.roll(square[::-1], shift, axis=0)):
+            assert np.allclose(upright_corners(quad), expected)
+    assert np.allclose(expected[0], [10.0, 10.0])  # upright in the image: the top-left first
+    assert np.allclose(face_corners(square), square)  # given face order is kept
+    with pytest.raises(ValueError):
+        upright_corners([[0, 0], [1, 1], [2, 2]])
+
+
+def test_rectify_makes_the_face_upright_from_its_labelled_outline(decks):
+    picture = table("reference", 0, SURFACES["reference"]).pictures([Card.parse("R7")], NEUTRAL_LIGHT,
+                                                                    upside_down=True)[0]
+    face = rectify(picture.image, picture.polygons[0], px_per_mm=2.0)
+    assert face.shape == (round(CARD_MM[1] * 2), round(CARD_MM[0] * 2), 3)
+    reading = decks["reference"][0].read_card(picture.image, picture.polygons[0])
+    assert reading.card is Card.parse("R7") and reading.upside_down
+    # the reading's corners start at the face's top-left: rectified by them, the face is upright
+    upright = rectify(picture.image, reading.corners, px_per_mm=2.0)
+    assert np.abs(upright.astype(int) - face.astype(int)).mean() < 3
+
+
+def test_reading_a_card_is_fast(decks, full_decks):
+    reader, _ = decks["reference"]
+    picture = full_decks["reference"][0]
+    cv2.setNumThreads(1)
+    for polygon in picture.polygons:  # warm up
+        reader.read_card(picture.image, polygon)
+    start = time.perf_counter()
+    for _ in range(3):
+        for polygon in picture.polygons:
+            reader.read_card(picture.image, polygon)
+    per_card_ms = (time.perf_counter() - start) * 1000 / (3 * len(picture.polygons))
+    assert per_card_ms < 5.0  # generous for a loaded CI machine; about 0.5 ms on one free core
