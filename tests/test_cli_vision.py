@@ -1,0 +1,71 @@
+"""`elfer read` and `elfer calibrate` as a user runs them."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.sim.datasets import render_scene
+
+
+@pytest.fixture(scope="module")
+def scene(tmp_path_factory):
+    _, entry = render_scene(5, style="reference")
+    path = tmp_path_factory.mktemp("scene") / "table.jpg"
+    path.write_bytes(entry["jpeg"])
+    return path, entry["cards"]
+
+
+def test_read_json_gives_area_and_cards_in_the_contract_format(scene, capsys):
+    path, labels = scene
+    assert main(["read", str(path), "--json"]) == 0
+    line = json.loads(capsys.readouterr().out.strip())
+    assert line["image"] == str(path) and line["area"] is True
+    named = {card["card"] for card in line["cards"] if card["card"]}
+    assert named and named <= {label["card"] for label in labels}
+    for card in line["cards"]:
+        assert 0.0 <= card["confidence"] <= 1.0
+        assert len(card["polygon"]) == 4 and all(len(point) == 2 for point in card["polygon"])
+
+
+def test_read_summary_is_german_by_default_and_show_draws_the_picture(scene, tmp_path, capsys):
+    path, _ = scene
+    shown = tmp_path / "seen.png"
+    assert main(["read", str(path), "--show", str(shown)]) == 0
+    assert "Spielfeld erkannt" in capsys.readouterr().out
+    picture = cv2.imread(str(shown))
+    assert picture is not None and picture.shape == cv2.imread(str(path)).shape
+    assert main(["read", str(path), "--lang", "en"]) == 0
+    assert "play area found" in capsys.readouterr().out
+
+
+def test_read_reports_an_unreadable_picture_and_a_broken_profile(scene, tmp_path, capsys):
+    path, _ = scene
+    assert main(["read", str(tmp_path / "missing.jpg")]) == 2
+    assert "missing.jpg" in capsys.readouterr().err
+    broken = tmp_path / "profile"
+    broken.mkdir()
+    (broken / "profile.json").write_text("{")
+    assert main(["read", str(path), "--profile", str(broken)]) == 2
+    assert "profile.json" in capsys.readouterr().err
+
+
+def test_read_a_frame_of_noise_finds_no_card(tmp_path, capsys):
+    noise = np.random.default_rng(1).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    path = tmp_path / "noise.png"
+    cv2.imwrite(str(path), noise)
+    assert main(["read", str(path), "--json"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["area"] is False and all(card["card"] is None for card in line["cards"])
+
+
+def test_calibrate_an_unusable_folder_is_exit_2_and_writes_nothing(tmp_path, capsys):
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    (pictures / "holiday.jpg").write_bytes(b"not a picture")
+    out = tmp_path / "profile"
+    assert main(["calibrate", "--images", str(pictures), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.startswith("elfer calibrate:")
+    assert not out.exists()
