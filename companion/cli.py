@@ -98,11 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure speed (benchmarks, not tests)",
                                 description="Runs a benchmark and prints medians. 'rules': events checked per "
                                 "second and whole 4-player games simulated per second, on one core. 'synth': "
-                                "frames rendered per second at 1280x720 on one core.")
-    bench.add_argument("what", choices=("rules", "synth"), help="what to measure")
+                                "frames rendered per second at 1280x720 on one core. 'vision': the card reader's accuracy, speed and memory "
+                                "on rendered scenes, beside Tesseract.")
+    bench.add_argument("what", choices=("rules", "synth", "vision"), help="what to measure")
     bench.add_argument("--repeat", type=_positive, default=5, help="timed repetitions (default 5)")
     bench.add_argument("--games", type=_positive, default=2000, help="rules: games per repetition (default 2000)")
     bench.add_argument("--frames", type=_positive, default=300, help="synth: frames per repetition (default 300)")
+    bench.add_argument("--scenes", type=_positive, default=2000, help="vision: rendered scenes (default 2000)")
+    bench.add_argument("--tesseract-cards", type=int, default=500, help="vision: cards for the Tesseract "
+                       "comparison, 0 to skip (default 500)")
 
     markers = commands.add_parser(
         "markers", help="write the printable sheet of the four play-area markers",
@@ -271,6 +275,11 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.what == "vision":
+        from .vision.bench import run_vision_benchmark
+
+        run_vision_benchmark(n_scenes=args.scenes, tesseract_cards=args.tesseract_cards)
+        return 0
     if args.what == "synth":
         from .sim.bench_synth import run_synth_benchmark
 

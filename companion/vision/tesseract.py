@@ -30,7 +30,8 @@ def _tesseract_number(pytesseract, face: np.ndarray, psm: int, crop: tuple[float
     return int(digits) if digits and len(digits) <= 2 else None
 
 
-def compare_with_tesseract(scenes, card_reader, count: int, seed: int) -> dict:
+def compare_with_tesseract(scenes, reader_for, count: int, seed: int) -> dict:
+    """``reader_for(style)``: our card reader for that deck style (its calibrated profile)."""
     try:
         import pytesseract
 
@@ -42,16 +43,17 @@ def compare_with_tesseract(scenes, card_reader, count: int, seed: int) -> dict:
     pool = [(path, label) for path, labels in scenes for label in labels["cards"] if label["visible_share"] >= 0.98]
     picks = [pool[i] for i in rng.choice(len(pool), size=min(count, len(pool)), replace=False)]
     frames: dict = {}
+    label_style = {path: labels["style"] for path, labels in scenes}
     cards = []
     for path, label in picks:
         frame = frames.setdefault(path, cv2.imread(str(path), cv2.IMREAD_COLOR))
         corners = np.array(label["polygon"], np.float32)
-        cards.append((frame, corners, rectify(frame, corners), int(label["card"][1:])))
+        cards.append((frame, corners, rectify(frame, corners), int(label["card"][1:]), reader_for(label_style[path])))
     best = max(((psm, crop) for psm in PSM_MODES for crop in CROPS),
                key=lambda mode: sum(_tesseract_number(pytesseract, face, mode[0], CROPS[mode[1]]) == number
-                                    for _, _, face, number in cards[:TUNING_CARDS]))
+                                    for _, _, face, number, _ in cards[:TUNING_CARDS]))
     ours_right, theirs_right, ours_ms, theirs_ms = 0, 0, [], []
-    for frame, corners, face, number in cards:
+    for frame, corners, face, number, card_reader in cards:
         start = time.perf_counter()
         reading = card_reader.read_card(frame, corners)
         ours_ms.append((time.perf_counter() - start) * 1000)
