@@ -171,13 +171,9 @@ class Game:
         return ACCEPTED
 
     def draw(self, player: str | None = None) -> Verdict:
-        if self.winner is not None:
-            return reject("game_over", winner=self.players[self.winner])
-        seat = self._seat_for(player)
+        seat = self._button_check(player)
         if seat.__class__ is Rejection:
             return seat
-        if not self.started and self.preset.opening_card_starts:
-            return reject("opening_first")
         if self.placed:
             return reject("draw_after_play")
         limit = self.preset.draw_limit
@@ -193,13 +189,9 @@ class Game:
         return ACCEPTED
 
     def next(self, player: str | None = None) -> Verdict:
-        if self.winner is not None:
-            return reject("game_over", winner=self.players[self.winner])
-        seat = self._seat_for(player)
+        seat = self._button_check(player)
         if seat.__class__ is Rejection:
             return seat
-        if not self.started and self.preset.opening_card_starts:
-            return reject("opening_first")
         if not (self.placed or self.preset.free_pass or not self.stock or self.drawn >= self.preset.draw_limit):
             name = self.players[self.current if seat is None else seat]
             if self.drawn:
@@ -257,6 +249,15 @@ class Game:
             return reject("unknown_player", player=player)
         if self.started and seat != self.current:
             return reject("not_your_turn", player=player, current=self.players[self.current])
+        return seat
+
+    def _button_check(self, player: str | None) -> int | None | Rejection:
+        """What DRAW and NEXT both need: the game goes on, it is this player's turn, it has opened."""
+        if self.winner is not None:
+            return reject("game_over", winner=self.players[self.winner])
+        seat = self._seat_for(player)
+        if seat.__class__ is not Rejection and not self.started and self.preset.opening_card_starts:
+            return reject("opening_first")
         return seat
 
     def _begin(self, seat: int | None) -> None:
