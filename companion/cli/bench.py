@@ -1,0 +1,40 @@
+"""``elfer bench``: the speed and accuracy benchmarks. They print medians; they are not tests."""
+
+from __future__ import annotations
+
+import argparse
+
+from .types import positive
+
+
+def add_commands(commands) -> None:
+    bench = commands.add_parser("bench", help="measure speed (benchmarks, not tests)",
+                                description="Runs a benchmark and prints medians. 'rules': events checked per "
+                                "second and whole 4-player games simulated per second, on one core. 'synth': "
+                                "frames rendered per second at 1280x720 on one core. 'vision': the card reader's accuracy, speed and memory "
+                                "on rendered scenes, beside Tesseract.")
+    bench.add_argument("what", choices=("rules", "synth", "vision"), help="what to measure")
+    bench.add_argument("--repeat", type=positive, default=5, help="timed repetitions (default 5)")
+    bench.add_argument("--games", type=positive, default=2000, help="rules: games per repetition (default 2000)")
+    bench.add_argument("--frames", type=positive, default=300, help="synth: frames per repetition (default 300)")
+    bench.add_argument("--scenes", type=positive, default=2000, help="vision: rendered scenes (default 2000)")
+    bench.add_argument("--tesseract-cards", type=int, default=500, help="vision: cards for the Tesseract "
+                       "comparison, 0 to skip (default 500)")
+    bench.set_defaults(run=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    if args.what == "vision":
+        from ..vision.bench import run_vision_benchmark
+
+        run_vision_benchmark(n_scenes=args.scenes, tesseract_cards=args.tesseract_cards)
+        return 0
+    if args.what == "synth":
+        from ..sim.bench_synth import run_synth_benchmark
+
+        run_synth_benchmark(frames=args.frames, repeat=args.repeat)
+        return 0
+    from ..bench import run_rules_benchmark
+
+    run_rules_benchmark(games=args.games, repeat=args.repeat)
+    return 0

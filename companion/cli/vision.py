@@ -1,0 +1,83 @@
+"""``elfer read`` and ``elfer calibrate``: the card reader's commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_commands(commands) -> None:
+    read = commands.add_parser(
+        "read", help="read the cards in camera pictures",
+        description="Finds the play area and every fully visible card in each picture and reads its colour and "
+        "number with a confidence. A card that cannot be read with confidence is reported as unknown, never "
+        "guessed. Exit status 2 when a picture cannot be read or the profile is broken.")
+    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    read.add_argument("--profile", type=Path, metavar="DIR", help="a calibration profile (default: the shipped "
+                      "profile for the reference deck)")
+    read.add_argument("--json", action="store_true", help="one JSON line per picture")
+    read.add_argument("--show", type=Path, metavar="OUT.png", help="draw what was seen over the picture "
+                      "(several pictures: OUT-1.png, OUT-2.png, ...)")
+    read.add_argument("--lang", choices=("de", "en"), default="de", help="language of the summary (default de)")
+    read.set_defaults(run=_read)
+
+    calibrate = commands.add_parser(
+        "calibrate", help="learn a deck from single-card pictures",
+        description="Learns a deck and a camera from single-card pictures whose file names start with the card "
+        "code (R11.png, r11-2.jpg). The 20 cards of one colour plus the 11 of each other colour (23 pictures) "
+        "are enough to read all 80 cards. Prints what it learned and warns about what is missing; a folder it "
+        "cannot use is an error (exit 2) and writes nothing.")
+    calibrate.add_argument("--images", type=Path, required=True, metavar="DIR")
+    calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="the profile folder to write")
+    calibrate.add_argument("--name", metavar="DECK", help="a name for the deck (default: the profile folder's name)")
+    calibrate.set_defaults(run=_calibrate)
+
+
+def _read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from .. import report
+    from ..vision.pipeline import TableReader
+    from ..vision.profile import Profile, ProfileError
+
+    try:
+        reader = TableReader(Profile.load(args.profile) if args.profile else None)
+    except ProfileError as error:
+        print(f"elfer read: {error}", file=sys.stderr)
+        return 2
+    status = 0
+    for number, path in enumerate(args.images, start=1):
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            print(f"elfer read: cannot read {path} as a picture", file=sys.stderr)
+            status = 2
+            continue
+        reading = reader.read(frame)
+        if args.json:
+            print(json.dumps({"image": str(path), "area": reading.area,
+                              "cards": [seen.to_json() for seen in reading.cards]}, ensure_ascii=False))
+        else:
+            print(report.reading(str(path), reading, args.lang))
+        if args.show:
+            out = args.show if len(args.images) == 1 else args.show.with_name(
+                f"{args.show.stem}-{number}{args.show.suffix or '.png'}")
+            if not cv2.imwrite(str(out), report.draw_reading(frame, reading, args.lang)):
+                print(f"elfer read: cannot write {out}", file=sys.stderr)
+                status = 2
+    return status
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from ..vision.calibrate import CalibrationError, calibrate
+
+    try:
+        profile, learned = calibrate(args.images, deck_name=args.name or args.out.name)
+        profile.save(args.out)
+    except (CalibrationError, OSError) as error:
+        print(f"elfer calibrate: {error}", file=sys.stderr)
+        return 2
+    print(learned.text())
+    print(f"profile written to {args.out}")
+    return 0
