@@ -28,13 +28,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..cards import Card, Colour
 from .calibrate import CalibrationError, calibrate
+from .evaluate_read import calibration_set
 from .pipeline import TableReader
 from .profile import Profile, default_profile
 
 REQUIRED_SHARE, OPTIONAL_SHARE = 0.98, 0.5
-CALIBRATION_SUBSET = [Card(Colour.RED, n) for n in range(1, 21)] + [Card(c, 11) for c in (Colour.YELLOW, Colour.GREEN, Colour.BLUE)]
+CALIBRATION_SUBSET = calibration_set()  # R1–R20 and the other colours' 11s
 
 
 @dataclass
