@@ -9,10 +9,10 @@ from pathlib import Path
 
 from .. import report
 from ..record import ERROR_EXIT, UNREADABLE_EXIT, RecordError, check, read_objects, summary, write_record
-from ..rules.presets import PRESETS, PresetError, get_preset
+from ..rules.presets import PRESETS
 from ..rules.session import TIEBREAKS, Referee
 from ..sim.bots import BOTS
-from .types import bot_list, positive, preset_name
+from .types import add_lang, bot_list, playable_preset, positive, preset_name
 
 
 def add_commands(commands) -> None:
@@ -37,7 +37,7 @@ def add_commands(commands) -> None:
                      f"{', '.join(BOTS)} (default sensible)")
     sim.add_argument("--out", type=Path, metavar="DIR", help="write session-NNN.jsonl records into DIR")
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    sim.add_argument("--lang", choices=("de", "en"), default="de", help="language of the report (default de)")
+    add_lang(sim, "the report")
     sim.set_defaults(run=_simulate)
 
     chk = commands.add_parser(
@@ -48,13 +48,13 @@ def add_commands(commands) -> None:
     )
     chk.add_argument("record", type=Path, metavar="RECORD.jsonl")
     chk.add_argument("--json", action="store_true", help="one JSON line per input line, then a summary line")
-    chk.add_argument("--lang", choices=("de", "en"), default="de", help="language of messages (default de)")
+    add_lang(chk, "messages")
     chk.set_defaults(run=_check)
 
     rules = commands.add_parser("rules", help="list the rule presets and what each one changes",
                                 description="Lists the rule presets; with a name, describes that one.")
     rules.add_argument("name", nargs="?", type=preset_name, help="a preset name")
-    rules.add_argument("--lang", choices=("de", "en"), default="de", help="language of the titles (default de)")
+    add_lang(rules, "the titles")
     rules.set_defaults(run=_rules)
 
 
@@ -63,11 +63,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
     from ..sim.simulate import RunawayGame, simulate, statistics_of
 
-    preset = get_preset(args.rules)
-    try:
-        preset.check_players(args.players)
-    except PresetError as error:
-        print(f"elfer simulate: {error}", file=sys.stderr)
+    preset = playable_preset(args.rules, args.players, "simulate")
+    if preset is None:
         return 2
     if args.out:
         try:

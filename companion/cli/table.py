@@ -6,8 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..rules.presets import PresetError, get_preset
-from .types import fps, positive, preset_name, rate
+from .types import fps, playable_preset, positive, preset_name, rate
 
 
 def add_commands(commands) -> None:
@@ -97,6 +96,9 @@ def _synth(args: argparse.Namespace) -> int:
             print(f"elfer synth sheet: {error}", file=sys.stderr)
             return 2
         return 0
+    preset = playable_preset(args.rules, args.players, "synth episode") if args.kind == "episode" else None
+    if args.kind == "episode" and preset is None:
+        return 2
     if out.exists() and not out.is_dir():
         print(f"elfer synth: {out} is a file, not a folder", file=sys.stderr)
         return 2
@@ -107,12 +109,6 @@ def _synth(args: argparse.Namespace) -> int:
             bar.update(done - bar.n)
 
         if args.kind == "episode":
-            preset = get_preset(args.rules)
-            try:
-                preset.check_players(args.players)
-            except PresetError as error:
-                print(f"elfer synth episode: {error}", file=sys.stderr)
-                return 2
             from ..sim.simulate import DEFAULT_NAMES
 
             meta = episode.write_episode(out, preset, DEFAULT_NAMES[: args.players], args.seed, fps=args.fps,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from ..rules.presets import PresetError, get_preset
+from ..rules.presets import Preset, PresetError, get_preset
 from ..sim.bots import BOTS
 
 
@@ -41,3 +42,18 @@ def _number(kind: type, low: float, high: float, what: str):
 positive = _number(int, 1, float("inf"), "a whole number of at least 1")
 rate = _number(float, 0.0, 1.0, "a rate from 0 to 1")
 fps = _number(float, 0.5, 60.0, "frames per second from 0.5 to 60")
+
+
+def add_lang(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--lang", choices=("de", "en"), default="de", help=f"language of {what} (default de)")
+
+
+def playable_preset(name: str, players: int, command: str) -> Preset | None:
+    """The preset, or None after saying on stderr why that many players cannot play it."""
+    preset = get_preset(name)
+    try:
+        preset.check_players(players)
+    except PresetError as error:
+        print(f"elfer {command}: {error}", file=sys.stderr)
+        return None
+    return preset

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from .types import add_lang
+
 
 def add_commands(commands) -> None:
     read = commands.add_parser(
@@ -20,7 +22,7 @@ def add_commands(commands) -> None:
     read.add_argument("--json", action="store_true", help="one JSON line per picture")
     read.add_argument("--show", type=Path, metavar="OUT.png", help="draw what was seen over the picture "
                       "(several pictures: OUT-1.png, OUT-2.png, ...)")
-    read.add_argument("--lang", choices=("de", "en"), default="de", help="language of the summary (default de)")
+    add_lang(read, "the summary")
     read.set_defaults(run=_read)
 
     calibrate = commands.add_parser(
