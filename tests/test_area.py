@@ -111,25 +111,55 @@ def test_the_mapping_is_made_afresh_when_the_camera_moves():
     area = PlayArea()
     before = area.update(frame)
     shift = np.array([9.0, -6.0])
-    moved = cv2.warpAffine(frame, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), frame.shape[1::-1],
-                           borderMode=cv2.BORDER_REPLICATE)
+    moved = _shifted(frame, shift)
     after = area.update(moved)
     assert after.mapped and after.markers == (0, 1, 2, 3)
     points = np.array([[100.0, 100.0], [600.0, 500.0], [1100.0, 200.0]])
     assert np.abs(after.view_to_frame(points) - (before.view_to_frame(points) + shift)).max() <= 0.6
 
 
-def test_the_mapping_is_dropped_when_the_camera_moved_and_a_marker_is_hidden():
+def _shifted(frame: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    return cv2.warpAffine(frame, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), frame.shape[1::-1],
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_three_markers_are_enough_to_map_afresh_when_the_camera_moved():
+    frame, scene = _scene("straight")
+    area = PlayArea()
+    before = area.update(frame)
+    shift = np.array([14.0, 8.0])
+    moved = _cover(_shifted(frame, shift), _drawn_marker_centres(scene)[1] + shift, _marker_radius(scene))
+    view = area.update(moved)
+    assert view.mapped and view.markers == (0, 2, 3)
+    points = np.array([[100.0, 100.0], [600.0, 500.0], [1100.0, 200.0]])
+    assert np.abs(view.view_to_frame(points) - (before.view_to_frame(points) + shift)).max() <= 0.6
+
+
+def test_a_hand_over_one_marker_at_the_start_does_not_stop_the_mapping():
+    frame, scene = _scene("tilted")
+    covered = _cover(frame, _drawn_marker_centres(scene)[0], _marker_radius(scene))
+    view = PlayArea().update(covered)
+    assert view.mapped and view.markers == (1, 2, 3)
+    # even at the hidden marker's corner a table point lands within about two
+    # millimetres of where it is (the lens bends what a homography cannot)
+    points_mm = np.array([[0.0, 0.0], [300.0, 225.0], [600.0, 450.0], [-20.0, 200.0]])
+    in_frame = view.view_to_frame(view.mm_to_view(points_mm))
+    assert np.abs(in_frame - scene.camera.project(points_mm)).max() <= 2.5
+
+
+def test_the_mapping_is_dropped_when_the_camera_moved_and_two_markers_are_hidden():
     frame, scene = _scene("straight")
     area = PlayArea()
     assert area.update(frame).mapped
     shift = np.array([14.0, 8.0])
-    moved = cv2.warpAffine(frame, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), frame.shape[1::-1],
-                           borderMode=cv2.BORDER_REPLICATE)
-    moved = _cover(moved, _drawn_marker_centres(scene)[1] + shift, _marker_radius(scene))
+    moved = _shifted(frame, shift)
+    for marker_id in (1, 2):
+        moved = _cover(moved, _drawn_marker_centres(scene)[marker_id] + shift, _marker_radius(scene))
     view = area.update(moved)
-    assert not view.mapped  # three markers seen elsewhere, the fourth unknown: no mapping
+    assert not view.mapped  # two markers seen elsewhere, two unknown: no way to know where the area is
     assert view.image is moved and view.px_per_mm is None
+    # and two markers alone do not start a mapping
+    assert not PlayArea().update(moved).mapped
 
 
 def test_without_markers_the_view_is_the_whole_frame():

@@ -14,18 +14,19 @@ The mapping rules (what :meth:`PlayArea.update` does with each frame):
 
 1. **No mapping yet**: detect the markers (on a half-size grey frame, the full frame
    when some are missing there; each marker's corners then come from straight lines
-   fitted to its four outer edges on the full frame, to a tenth of a pixel). Only
-   when all four are found does a mapping start: the homography through the four
-   marker centres (each the crossing of its marker's diagonals). Each marker's
-   neighbourhood is kept as a reference picture.
+   fitted to its four outer edges on the full frame, to a tenth of a pixel). When at
+   least three are found a mapping starts: the homography that fits the corners of
+   every marker found to where they lie on the table (least squares; three markers
+   span the whole area, so a hand over the fourth at the start does not matter). Each
+   marker's neighbourhood is kept as a reference picture.
 2. **A mapping in use**: no detection. Each marker's reference picture is looked for
    within a few pixels of where it was (normalised cross-correlation, sub-pixel peak).
    A marker is *in place* when it matches well at most ``tolerance_px`` from there,
    *moved* when it matches well further off, *hidden* otherwise (a hand, a card, glare).
 3. At least one marker in place and none moved: the mapping is kept (markers hidden by
    a hand do not matter while another one vouches for the camera).
-4. A marker moved, or none is in place: the markers are detected afresh. All four
-   found: a new mapping (equal to the old one if nothing moved). Otherwise, when some
+4. A marker moved, or none is in place: the markers are detected afresh. Three or
+   four found: a new mapping (equal to the old one if nothing moved). Otherwise, when some
    marker is seen off its place (by the check or by the detection), the mapping is
    dropped: the camera or the markers moved and there is no way to know where the
    area is. Otherwise (all of them hidden, nothing seen off its place) the mapping is
@@ -52,6 +53,7 @@ import numpy as np
 from .markers import CORNER_IDS, MARKER_SIZE_MM, PLAY_AREA_MM, corner_positions_mm, marker_dictionary
 
 MARKER_IDS = tuple(sorted(CORNER_IDS.values()))
+MIN_MARKERS = 3  # two markers on one side would leave the far side of the area to guesswork
 DEFAULT_MARGIN_MM = 40.0  # cards lying a little outside the marker rectangle stay in view
 
 _MATCH_SCORE = 0.75  # normalised cross-correlation of a marker with its reference picture
@@ -217,8 +219,9 @@ class PlayArea:
     # --- detection -----------------------------------------------------------------
 
     def _detect(self, grey: np.ndarray) -> dict[int, np.ndarray]:
-        """Marker id → centre (frame px) of the play-area markers in the frame: detected
-        on a half-size frame, corners refined on the full one."""
+        """Marker id → its four corners (4, 2 frame px; the marker's own top-left first,
+        clockwise) for the play-area markers in the frame: detected on a half-size frame
+        (and on the full one when some are missing there), corners refined on the full one."""
         height, width = grey.shape
         small = cv2.resize(grey, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
         corners, ids, _rejected = self._detector.detectMarkers(small)
@@ -231,37 +234,43 @@ class PlayArea:
             if ids is not None:
                 for marker_id, box in zip(np.ravel(ids), corners):
                     boxes.setdefault(int(marker_id), np.asarray(box, np.float32).reshape(4, 2))
-        centres = {}
+        corners = {}
         for marker_id, box in boxes.items():
             if marker_id in MARKER_IDS:
                 refined = _refine_square(grey, box.astype(np.float64))
-                centres[marker_id] = _diagonals_crossing(box if refined is None else refined)
-        return centres
+                corners[marker_id] = box.astype(np.float64) if refined is None else refined
+        return corners
 
     def _detect_and_map(self, grey: np.ndarray) -> tuple[int, ...]:
-        centres = self._detect(grey)
-        if len(centres) == len(MARKER_IDS):
-            self._start_mapping(grey, centres)
-        return tuple(sorted(centres))
+        corners = self._detect(grey)
+        if len(corners) >= MIN_MARKERS:
+            self._start_mapping(grey, corners)
+        return tuple(sorted(corners))
 
     def _redetect(self, grey: np.ndarray, moved: bool) -> tuple[int, ...]:
-        centres = self._detect(grey)
-        if len(centres) == len(MARKER_IDS):
-            self._start_mapping(grey, centres)
-            return tuple(sorted(centres))
-        off_place = any(np.linalg.norm(centre - self._mapping.centres[marker_id]) > self.tolerance_px
-                        for marker_id, centre in centres.items())
+        corners = self._detect(grey)
+        if len(corners) >= MIN_MARKERS:
+            self._start_mapping(grey, corners)
+            return tuple(sorted(corners))
+        off_place = any(marker_id in self._mapping.centres
+                        and np.linalg.norm(_diagonals_crossing(box) - self._mapping.centres[marker_id]) > self.tolerance_px
+                        for marker_id, box in corners.items())
         if moved or off_place:
             self._mapping = None
-        return tuple(sorted(centres))
+        return tuple(sorted(corners))
 
-    def _start_mapping(self, grey: np.ndarray, centres: dict[int, np.ndarray]) -> None:
+    def _start_mapping(self, grey: np.ndarray, corners: dict[int, np.ndarray]) -> None:
         positions = corner_positions_mm(self.play_area_mm)
-        source = np.float32([positions[marker_id] for marker_id in MARKER_IDS])
-        target = np.float32([centres[marker_id] for marker_id in MARKER_IDS])
-        homography = cv2.getPerspectiveTransform(source, target).astype(np.float64)
+        half_mm = MARKER_SIZE_MM / 2
+        square = np.array([[-half_mm, -half_mm], [half_mm, -half_mm], [half_mm, half_mm], [-half_mm, half_mm]])
+        found = sorted(corners)
+        source = np.concatenate([square + positions[marker_id] for marker_id in found]).astype(np.float32)
+        target = np.concatenate([corners[marker_id] for marker_id in found]).astype(np.float32)
+        homography, _ = cv2.findHomography(source, target, 0)
+        homography = homography.astype(np.float64)
+        centres = {marker_id: _diagonals_crossing(corners[marker_id]) for marker_id in found}
         references = {}
-        for marker_id in MARKER_IDS:
+        for marker_id in found:
             half = self._patch_half(homography, positions[marker_id])
             patch, origin = _crop(grey, centres[marker_id], half)
             if patch is not None:
