@@ -95,34 +95,39 @@ def calibration_pictures(style: str, cache: Path) -> Path:
 
 
 def score_frame(reading, labels: list[dict]) -> Score:
+    """Scores one frame's reading. A seen card belongs to the most visible labelled card
+    (at least half of it showing) whose centre lies within 0.3 card widths of its own:
+    on a pile the cards below lie almost exactly under the top card, and a reading of
+    the pile is a reading of its top card."""
     score = Score(frames=1)
     centres = [np.mean(np.array(label["polygon"]), axis=0) for label in labels]
     sizes = [np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0])) for label in labels]
-    matched: dict[int, object] = {}
+    named_for: dict[int, list] = {}
     for seen in reading.cards:
         centre = np.mean(seen.polygon, axis=0)
-        distances = [np.linalg.norm(centre - c) for c in centres]
-        best = int(np.argmin(distances)) if distances else -1
-        if best >= 0 and distances[best] < 0.3 * sizes[best] and labels[best]["visible_share"] >= OPTIONAL_SHARE:
-            matched[best] = seen
-        elif seen.card is not None:
+        near = [index for index, label in enumerate(labels)
+                if label["visible_share"] >= OPTIONAL_SHARE and np.linalg.norm(centre - centres[index]) < 0.3 * sizes[index]]
+        named = None if seen.card is None else seen.card.code
+        if near:
+            best = max(near, key=lambda index: (labels[index]["visible_share"], -np.linalg.norm(centre - centres[index])))
+            named_for.setdefault(best, []).append(named)
+        elif named is not None:
             score.false_readings += 1
     frame_ok = True
     for index, label in enumerate(labels):
-        seen = matched.get(index)
-        required = label["visible_share"] >= REQUIRED_SHARE
-        named = None if seen is None or seen.card is None else seen.card.code
-        if required:
+        names = [name for name in named_for.get(index, []) if name is not None]
+        misread = any(name != label["card"] for name in names)
+        if label["visible_share"] >= REQUIRED_SHARE:
             score.required += 1
-            if named == label["card"]:
+            if names and not misread:
                 score.right += 1
                 continue
             frame_ok = False
-            if named is None:
-                score.unknown += 1
-            else:
+            if misread:
                 score.wrong += 1
-        elif named is not None and named != label["card"]:
+            else:
+                score.unknown += 1
+        elif misread:
             score.wrong += 1
             frame_ok = False
     score.wrong += score.false_readings

@@ -54,7 +54,7 @@ class FoundCard:
 
     corners_view: np.ndarray  # (4, 2) float, view pixels
     corners_frame: np.ndarray  # (4, 2) float, frame pixels
-    score: float  # 0–1, how well the outline and the inside are supported
+    score: float | None  # 0–1, how well the outline and the inside are supported; None: rejected
     evidence: dict = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -84,7 +84,13 @@ TURN_POINTS = 500  # strongest edge points used to find a patch's straightest tu
 BORDER_MM = (5, 16)  # depth of the border bands (left/right, top/bottom) compared turned by 180°
 PAPER_DISTANCE = 45  # summed |B|+|G|+|R| difference from the inside's median colour that is still paper
 
+OBLIQUE_INSET_MM = 8  # the printed frame (blurred, too) and a card below peeking out lie nearer the sides
+OBLIQUE_GAP_PX = 4  # a line's edge may break off this often (blur, JPEG), not more: noise is no line
+OBLIQUE_MAX_TURN = math.radians(50)  # lines this far from the long axis at most
+OBLIQUE_MIN_LENGTH_MM = 45  # an unbroken straight edge this long is no numeral's stroke
+
 VERDICT = {
+    "oblique": 0.75,  # share of a line across the inside on edges (and at least OBLIQUE_MIN_LENGTH_MM)
     "second_side": 0.6,  # the second weakest side: this share of it on an edge
     "third_side": 0.8,
     "crossing_u": 0.62,  # share of a card's height one straight edge inside it may cover
@@ -105,37 +111,70 @@ WHOLE_FRAME_SIZE_TOLERANCE = 0.06
 
 class CardFinder:
     """Finds fully visible cards; one instance serves any number of frames (it keeps
-    no state between frames; ``debug`` holds the last frame's candidates and results)."""
+    no state between frames; ``debug`` holds the last frame's candidates and results).
 
-    def __init__(self, card_mm: tuple[float, float] = CARD_MM, whole_frame: bool = False):
+    ``occlusion_only``: the verification rejects only outlines another card lies across.
+    The other checks (every side seen, the border alike all round, mostly paper inside)
+    keep the outline of a card below or a piece of table from being taken for a card
+    when nothing else looks; they also reject one true card in several under blur,
+    glare or on white cloth. A reader that reads every outline and keeps only those
+    whose numeral it finds in place (``pipeline.TableReader``) does that job better."""
+
+    def __init__(self, card_mm: tuple[float, float] = CARD_MM, whole_frame: bool = False,
+                 occlusion_only: bool = False):
         self.card_mm = (float(card_mm[0]), float(card_mm[1]))
         self.whole_frame = whole_frame
+        self.occlusion_only = occlusion_only
         self.debug: dict = {}
 
-    def find(self, view: AreaView) -> list[FoundCard]:
-        """Every fully visible card in the view, best supported first."""
+    def find(self, view: AreaView, overlapping: bool = False) -> list[FoundCard]:
+        """Every fully visible card in the view, best supported first. ``overlapping``:
+        every outline that passes, also those overlapping a better one (on a pile the
+        outlines of the top card and of a card below can be equally well supported from
+        the edges alone; the reader's numeral tells them apart)."""
         if not view.mapped:
             return self._find_whole_frame(view) if self.whole_frame else []
         coarse, _ = view.resampled(COARSE_PX_PER_MM)
         fine, fine_scale = view.resampled(FINE_PX_PER_MM)
         candidates = self.candidates(cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY))
         return [self._found(view, corners, fine_scale, score, evidence)
-                for corners, score, evidence in self._refine_all(candidates, fine, fine_scale)]
+                for corners, score, evidence in self._refine_all(candidates, fine, fine_scale,
+                                                                 overlapping=overlapping)]
+
+    def verify(self, view: AreaView, corners_frame: np.ndarray) -> float | None:
+        """The score of a whole card with these corners (frame pixels), None when the
+        outline does not show a whole card there (see step 3)."""
+        if not view.mapped:
+            return None
+        fine, fine_scale = view.resampled(FINE_PX_PER_MM)
+        corners = (view.frame_to_view(np.asarray(corners_frame, np.float64)) + 0.5) / fine_scale - 0.5
+        centre = corners.mean(axis=0)
+        (du, dv), (ex, ey) = corners[1] - corners[0], corners[3] - corners[0]
+        if math.hypot(du, dv) > math.hypot(ex, ey):  # the long side first: turn to the short one
+            du, dv = -ex, -ey
+        theta = math.atan2(dv, du)
+        theta = (theta + math.pi / 2) % math.pi - math.pi / 2  # upside down is the same outline
+        if abs(math.degrees(theta)) > MAX_ANGLE_DEG + 5:
+            return None
+        w, h = self.card_mm[0] * FINE_PX_PER_MM, self.card_mm[1] * FINE_PX_PER_MM
+        return _verdict(_Patch.cut(fine, centre[0], centre[1], theta, w, h, 4).evidence(), self.occlusion_only)
 
     def _found(self, view, corners, fine_scale, score, evidence) -> FoundCard:
         corners_view = (corners + 0.5) * fine_scale - 0.5
         return FoundCard(corners_view, view.view_to_frame(corners_view), score, evidence)
 
-    def _refine_all(self, candidates, fine: np.ndarray, fine_scale: float, free: bool = False):
-        """Refine candidates best first (skipping those inside a card found already: the
-        same card again, or one below it), keep the best of overlapping results:
-        [(corners in fine pixels, score, evidence)]. ``free``: outlines of measured
+    def _refine_all(self, candidates, fine: np.ndarray, fine_scale: float, free: bool = False,
+                    overlapping: bool = False):
+        """Refine candidates best first, keep the best of overlapping results (or, with
+        ``overlapping``, all of them but repeats): [(corners in fine pixels, score,
+        evidence)]. Unless ``overlapping``, candidates inside a card found already (the
+        same card again, or one below it) are skipped. ``free``: outlines of measured
         rather than known size (whole-frame mode)."""
         factor = FINE_PX_PER_MM / COARSE_PX_PER_MM
         results, taken = [], []
         for cx, cy, theta, _ in candidates:
             fx, fy = (cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5
-            if any(cv2.pointPolygonTest(polygon, (fx, fy), False) >= 0 for polygon in taken):
+            if not overlapping and any(cv2.pointPolygonTest(polygon, (fx, fy), False) >= 0 for polygon in taken):
                 continue
             refined = self.refine(fine, fx, fy, theta)
             if refined is not None:
@@ -144,7 +183,12 @@ class CardFinder:
                     taken.append(_corners(refined[0], self.card_mm).astype(np.float32))
         self.debug = {"candidates": candidates, "refined": results, "scale": fine_scale}
         out = []
-        for pose, score, evidence in _select([r for r in results if r[1] is not None], self.card_mm):
+        passed = [r for r in results if r[1] is not None]
+        if overlapping:  # the rejected ones after, score None: the reader may find the card beside them
+            passed = _distinct(passed) + _distinct([(pose, -1.0, evidence) for pose, score, evidence in results
+                                                    if score is None])
+        for pose, score, evidence in (passed if overlapping else _select(passed, self.card_mm)):
+            score = None if score < 0 else score
             corners = self._free_outline(fine, pose) if free else _corners(pose, self.card_mm)
             if corners is not None:
                 out.append((corners, score, evidence))
@@ -239,7 +283,7 @@ class CardFinder:
         if abs(math.degrees(theta)) > MAX_ANGLE_DEG + 5:
             return None
         evidence = patch.evidence()
-        return (cx, cy, theta), _verdict(evidence), evidence
+        return (cx, cy, theta), _verdict(evidence, self.occlusion_only), evidence
 
     # --- without a mapping -------------------------------------------------------------------
 
@@ -435,7 +479,36 @@ class _Patch:
         return {"sides": (float(cover_u[r]), float(cover_u[r + wi]), float(cover_v[r]), float(cover_v[r + hi])),
                 "crossing": (float(cover_u[r + inner:r + wi - inner].max()), float(cover_across[r + inner:r + hi - inner].max())),
                 "mismatch": float(np.abs(along_width - along_height).mean() / _scale(along_width, along_height)),
-                "turned": self.turned_likeness(), "paper": self.paper_share()}
+                "turned": self.turned_likeness(), "paper": self.paper_share(), "oblique": self.oblique_crossing()}
+
+    def oblique_crossing(self) -> float:
+        """The largest share of a straight line across the inside, at any angle, that lies
+        on one unbroken edge of at least ``OBLIQUE_MIN_LENGTH_MM``. A card lying across
+        this one shows its edge as such a line, turned by however much the two cards
+        differ (the column coverage in ``crossing`` sees only lines parallel to the
+        sides); numerals' strokes are shorter, and lines across the width, where a
+        two-digit numeral's base line can reach, are left to ``crossing``."""
+        r, inset = self.reach, int(round(OBLIQUE_INSET_MM * FINE_PX_PER_MM))
+        x0, y0 = r + inset, r + inset
+        x1, y1 = r + int(round(self.w)) - inset, r + int(round(self.h)) - inset
+        # Canny's thin, linked edges from the patch's own gradients (kept at a quarter scale)
+        # (taken 2 px wider, as Canny marks the border of what it is given)
+        du = np.ascontiguousarray(self.gu[y0 - 2:y1 + 2, x0 - 2:x1 + 2] * 4).astype(np.int16)
+        dv = np.ascontiguousarray(self.gv[y0 - 2:y1 + 2, x0 - 2:x1 + 2] * 4).astype(np.int16)
+        edges = np.ascontiguousarray(cv2.Canny(du, dv, 2 * self.edge_t, 4 * self.edge_t, L2gradient=True)[2:-2, 2:-2])
+        length = OBLIQUE_MIN_LENGTH_MM * FINE_PX_PER_MM
+        segments = cv2.HoughLinesP(edges, 1, math.radians(1), int(length / 2), minLineLength=length,
+                                   maxLineGap=OBLIQUE_GAP_PX)
+        if segments is None:
+            return 0.0
+        best = 0.0
+        for xa, ya, xb, yb in np.asarray(segments, np.float64).reshape(-1, 4):
+            if abs(xb - xa) > math.tan(OBLIQUE_MAX_TURN) * abs(yb - ya):
+                continue  # across the width: a numeral's base line can span it (``crossing`` covers these)
+            theta = math.atan2(xb - xa, ya - yb)  # the normal's angle, as in the Hough transform
+            rho = xa * math.cos(theta) + ya * math.sin(theta)
+            best = max(best, min(1.0, math.hypot(xb - xa, yb - ya) / max(_chord(rho, theta, x1 - x0, y1 - y0), 1.0)))
+        return best
 
     def paper_share(self) -> float:
         """The share of the inside within a small colour distance of its median colour:
@@ -567,13 +640,20 @@ def _quality(evidence: dict) -> float:
     return sum(evidence["sides"]) + 2 * evidence["turned"]
 
 
-def _verdict(evidence: dict) -> float | None:
-    """A score (0–1) when the evidence shows a whole card, else None."""
+def _verdict(evidence: dict, occlusion_only: bool = False) -> float | None:
+    """A score (0–1) when the evidence shows a whole card, else None. ``occlusion_only``:
+    only another card lying across this one rejects it (for a reader that checks every
+    outline by its numeral, see ``CardFinder``)."""
     sides = sorted(evidence["sides"])
     crossing_u, crossing_v = evidence["crossing"]
-    if sides[1] < VERDICT["second_side"] or sides[2] < VERDICT["third_side"]:
+    if evidence["oblique"] > VERDICT["oblique"]:
         return None
     if crossing_u > VERDICT["crossing_u"] or crossing_v > VERDICT["crossing_v"]:
+        return None
+    score = float(min(1.0, 0.25 * sum(sides) * (0.75 + 0.25 * max(0.0, evidence["turned"]))))
+    if occlusion_only:
+        return score
+    if sides[1] < VERDICT["second_side"] or sides[2] < VERDICT["third_side"]:
         return None
     if evidence["mismatch"] > VERDICT["mismatch"] or evidence["turned"] < VERDICT["turned"]:
         return None
@@ -582,7 +662,7 @@ def _verdict(evidence: dict) -> float | None:
     if sides[0] < VERDICT["weak_side"] and (evidence["turned"] < VERDICT["turned_three_sides"]
                                             or evidence["mismatch"] > VERDICT["mismatch_three_sides"]):
         return None  # a side not seen at all: the border must vouch for the card
-    return float(min(1.0, 0.25 * sum(sides) * (0.75 + 0.25 * max(0.0, evidence["turned"]))))
+    return score
 
 
 def _corners(pose, card_mm) -> np.ndarray:
@@ -605,6 +685,31 @@ def _select(results, card_mm):
                for other in accepted):
             accepted.append((pose, score, evidence))
     return accepted
+
+
+def _chord(rho: float, theta: float, width: int, height: int) -> float:
+    """Length of the line x cos(theta) + y sin(theta) = rho inside [0, width] × [0, height]."""
+    c, s = math.cos(theta), math.sin(theta)
+    points = []
+    if abs(s) > 1e-9:
+        points += [(x, (rho - x * c) / s) for x in (0.0, float(width))]
+    if abs(c) > 1e-9:
+        points += [((rho - y * s) / c, y) for y in (0.0, float(height))]
+    inside = [(x, y) for x, y in points if -1e-6 <= x <= width + 1e-6 and -1e-6 <= y <= height + 1e-6]
+    if len(inside) < 2:
+        return 0.0
+    return max(math.hypot(a[0] - b[0], a[1] - b[1]) for a in inside for b in inside)
+
+
+def _distinct(results, within_px: float = 1.5, within_deg: float = 1.0):
+    """Best first, without repeats (two candidates refined to the same pose)."""
+    kept = []
+    for result in sorted(results, key=lambda r: -r[1]):
+        (x, y, theta) = result[0]
+        if not any(math.hypot(x - k[0][0], y - k[0][1]) <= within_px and abs(math.degrees(theta - k[0][2])) <= within_deg
+                   for k in kept):
+            kept.append(result)
+    return kept
 
 
 _DEFAULT_FINDER = CardFinder()

@@ -1,22 +1,38 @@
 """The card reader as one step: a camera frame in, the cards on the table out.
 
-``TableReader.read(frame)`` maps the play area (``area.py``), finds every fully visible
-card (``find.py``) and reads each one (``read.py``) with the calibration profile. A card
-that cannot be read with confidence comes back with ``card`` None: an honest "I can't
-read this" beats a wrong guess.
+``TableReader.read(frame)`` maps the play area (``area.py``), finds the outlines of
+fully visible cards (``find.py``) and reads each one (``read.py``) with the
+calibration profile. A card that cannot be read with confidence comes back with
+``card`` None: an honest "I can't read this" beats a wrong guess.
+
+On a pile the edges alone can fit the top card and a card below it about equally well
+(white card on white card shows no edge), so the finder hands over every outline that
+passes, overlapping ones too, and the numeral decides:
+
+1. each outline is read, also those the finder rejected (on a pile the outline of the
+   card below, crossed by the top card's edges); one whose numeral is found off its
+   place (the outline is that far off the top card) is moved onto the numeral, must
+   pass the finder's check there (a card half covered by another fails it) and is
+   read again; rejected outlines count only when moved so;
+2. of overlapping outlines the one read with the best numeral match wins; outlines
+   read as nothing come after those read as a card.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from ..cards import Card
 from .area import PlayArea
-from .find import find_cards
+from .find import CardFinder
 from .profile import Profile, default_profile
-from .read import CardReader
+from .read import CardReader, CardReading
+
+OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
+OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card
 
 
 @dataclass(frozen=True)
@@ -47,13 +63,39 @@ class TableReader:
     def __init__(self, profile: Profile | None = None):
         self.profile = profile or default_profile()
         self.area = PlayArea()
+        self.finder = CardFinder(occlusion_only=True)
         self.reader = CardReader(self.profile)
 
     def read(self, frame: np.ndarray) -> TableReading:
         view = self.area.update(frame)
-        seen = []
-        for found in find_cards(view):
-            reading = self.reader.read_card(frame, found.corners_frame)
-            corners = found.corners_frame if reading.corners is None else reading.corners
-            seen.append(SeenCard(reading.card, reading.confidence, np.asarray(corners, float)))
-        return TableReading(view.found, tuple(seen))
+        readings = []
+        for found in self.finder.find(view, overlapping=True):
+            corners = found.corners_frame
+            reading = self.reader.read_card(frame, corners)
+            off_place = reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX)
+            if off_place:
+                corners = corners + reading.shift
+                if self.finder.verify(view, corners) is None:
+                    continue
+                reading = self.reader.read_card(frame, corners)
+            elif found.score is None:
+                continue
+            readings.append((reading, corners, found.score or 0.0))
+        return TableReading(view.found, tuple(_one_per_card(readings)))
+
+
+def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]]) -> list[SeenCard]:
+    """Of overlapping outlines the best read one: read as a card before not, then by how
+    well the numeral matched, then by the outline's support."""
+    ranked = sorted(readings, key=lambda r: (r[0].card is not None, r[0].match, r[2]), reverse=True)
+    kept: list[np.ndarray] = []
+    seen = []
+    for reading, corners, _ in ranked:
+        polygon = np.asarray(corners, np.float32)
+        area = cv2.contourArea(polygon)
+        if any(cv2.intersectConvexConvex(polygon, other)[0] > OVERLAP * area for other in kept):
+            continue
+        kept.append(polygon)
+        outline = corners if reading.corners is None else reading.corners
+        seen.append(SeenCard(reading.card, reading.confidence, np.asarray(outline, float)))
+    return seen

@@ -49,6 +49,7 @@ from ..cards import Card, Colour
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 
 DEFAULT_PX_PER_MM = 2.0
+WIDE_SEARCH_MM = float(__import__("os").environ.get("WIDE", 4.0))  # the second look for a numeral whose outline seems off
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
 _ONES = np.ones((1, 3), np.float32)
 _CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
@@ -272,6 +273,16 @@ class CardReading:
     number: int | None = None
     colour_confidence: float = 0.0
     number_confidence: float = 0.0
+    match: float = 0.0  # the numeral's correlation with its template: highest where the outline is right
+    shift: np.ndarray | None = None  # (x, y) frame pixels: where the numeral lies off its place on this outline
+
+
+def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
+    """An offset along the card's width and height (mm, on the outline ``ordered``, TL
+    first) in frame pixels."""
+    across = (ordered[1] - ordered[0] + ordered[2] - ordered[3]) / (2 * CARD_MM[0])
+    down = (ordered[3] - ordered[0] + ordered[2] - ordered[1]) / (2 * CARD_MM[1])
+    return offset_mm[0] * across + offset_mm[1] * down
 
 
 def _sigmoid(x: float) -> float:
@@ -290,6 +301,7 @@ class CardReader:
         self.margin_px = round(layout.margin_mm * layout.match_px_per_mm)
         self.box = layout.box_px()
         self.search = layout.search_px()
+        self.wide_search = round(WIDE_SEARCH_MM * layout.match_px_per_mm)
         self.numbers = profile.numbers
         self._t = {**DEFAULT_THRESHOLDS, **profile.thresholds}
         self.blur = float(self._t["match_blur_px"])
@@ -320,10 +332,12 @@ class CardReader:
         card = card_for_matching(frame, ordered, self.profile.layout)
         return ordered, measure(card, self.profile.inverse, self.match_scale, self.margin_px)
 
-    def number_scores(self, measurement: Measurement) -> np.ndarray:
-        """Best correlation of each (turn, number): shape (2, len(numbers))."""
+    def number_scores(self, measurement: Measurement, search: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Best correlation of each (turn, number) within ``search`` pixels of the numeral's
+        place (default: the profile's), shape (2, len(numbers)), and where it was found:
+        (x, y) pixels from the numeral's place, shape (2, len(numbers), 2)."""
         x0, y0, x1, y1 = self.box
-        s = self.search
+        s = self.search if search is None else min(search, x0, y0)
         region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
             region = cv2.GaussianBlur(region, (0, 0), self.blur)
@@ -337,7 +351,10 @@ class CardReader:
         sums = windows.sum(axis=1)
         norms = np.sqrt(np.maximum((windows * windows).sum(axis=1) - sums * sums / n, 1e-9))
         scores = (windows @ self._templates) / norms[:, None]
-        return scores.max(axis=0).reshape(2, len(self.numbers))
+        best = scores.argmax(axis=0)
+        offsets = np.stack([best % (2 * s + 1) - s, best // (2 * s + 1) - s], axis=1).astype(np.float64)
+        count = len(self.numbers)
+        return scores.max(axis=0).reshape(2, count), offsets.reshape(2, count, 2)
 
     def colour_distances(self, measurement: Measurement) -> tuple[np.ndarray, np.ndarray]:
         """Mahalanobis distance of the card's ink from each of the profile's inks, in hue
@@ -381,10 +398,24 @@ class CardReader:
         return np.sqrt(d2.min(axis=1)), np.log(determinant)
 
     def read_card(self, frame: np.ndarray, corners) -> CardReading:
-        """Read the card whose four corners (frame pixels, any order) are ``corners``."""
+        """Read the card whose four corners (frame pixels, any order) are ``corners``.
+
+        An outline a few millimetres off (on a pile the finder may take an edge of the
+        card below for the top card's) moves the numeral out of its place: when the
+        first reading is unsure but there is ink on the card, the numeral is looked
+        for again, ``wide_search_mm`` around its place."""
         ordered, m = self.measure(frame, corners)
+        reading = self._read(m, ordered, *self.number_scores(m))
         t = self._t
-        scores = self.number_scores(m)
+        if (reading.card is None and self.wide_search > self.search
+                and t["min_strength"] <= m.strength <= t["max_strength"]):
+            wider = self._read(m, ordered, *self.number_scores(m, self.wide_search))
+            if wider.confidence > reading.confidence:
+                return wider
+        return reading
+
+    def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray) -> CardReading:
+        t = self._t
         best = scores.max(axis=0)  # per number, either way up
         order = np.argsort(best)[::-1]
         first = int(order[0])
@@ -415,7 +446,9 @@ class CardReader:
         face = np.roll(ordered, 2, axis=0) if turned else ordered
         colour = self._colours[c]
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
-        return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf)
+        shift = _shifted(ordered, offsets[int(turned), first] / self.match_scale)
+        return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
+                           float(best[first]), shift)
 
     def read_cards(self, frame: np.ndarray, cards) -> list[CardReading]:
         return [self.read_card(frame, corners) for corners in cards]
