@@ -49,7 +49,7 @@ from ..cards import Card, Colour
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 
 DEFAULT_PX_PER_MM = 2.0
-WIDE_SEARCH_MM = float(__import__("os").environ.get("WIDE", 4.0))  # the second look for a numeral whose outline seems off
+WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
 _ONES = np.ones((1, 3), np.float32)
 _CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
