@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import cv2
 import numpy as np
@@ -127,19 +128,41 @@ class CardFinder:
         self.occlusion_only = occlusion_only
         self.debug: dict = {}
 
-    def find(self, view: AreaView, overlapping: bool = False) -> list[FoundCard]:
-        """Every fully visible card in the view, best supported first. ``overlapping``:
-        every outline that passes, also those overlapping a better one (on a pile the
-        outlines of the top card and of a card below can be equally well supported from
-        the edges alone; the reader's numeral tells them apart)."""
+    def find(self, view: AreaView) -> list[FoundCard]:
+        """Every fully visible card in the view, best supported first."""
         if not view.mapped:
             return self._find_whole_frame(view) if self.whole_frame else []
         coarse, _ = view.resampled(COARSE_PX_PER_MM)
         fine, fine_scale = view.resampled(FINE_PX_PER_MM)
         candidates = self.candidates(cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY))
         return [self._found(view, corners, fine_scale, score, evidence)
-                for corners, score, evidence in self._refine_all(candidates, fine, fine_scale,
-                                                                 overlapping=overlapping)]
+                for corners, score, evidence in self._refine_all(candidates, fine, fine_scale)]
+
+    def outlines(self, view: AreaView, covered: list[np.ndarray]) -> Iterator[FoundCard]:
+        """One outline per candidate, best candidate first, rejected ones too (``score``
+        None), for a caller that judges each one itself: on a pile the outlines of the
+        top card and of a card below can be equally well supported by the edges alone
+        (white card on white card shows none), and a reader's numeral tells them apart.
+        Candidates inside a polygon of ``covered`` (frame pixels; the caller adds the
+        cards it has settled while this runs) are skipped, and so are repeats."""
+        if not view.mapped:
+            return
+        coarse, _ = view.resampled(COARSE_PX_PER_MM)
+        fine, fine_scale = view.resampled(FINE_PX_PER_MM)
+        factor = FINE_PX_PER_MM / COARSE_PX_PER_MM
+        poses: list[tuple[float, float, float]] = []
+        for cx, cy, theta, _ in self.candidates(cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY)):
+            fx, fy = (cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5
+            point = view.view_to_frame(np.array([[(fx + 0.5) * fine_scale - 0.5, (fy + 0.5) * fine_scale - 0.5]]))[0]
+            if any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), False) >= 0
+                   for polygon in covered):
+                continue
+            refined = self.refine(fine, fx, fy, theta)
+            if refined is None or _repeated(refined[0], poses):
+                continue
+            poses.append(refined[0])
+            pose, score, evidence = refined
+            yield self._found(view, _corners(pose, self.card_mm), fine_scale, score, evidence)
 
     def verify(self, view: AreaView, corners_frame: np.ndarray) -> float | None:
         """The score of a whole card with these corners (frame pixels), None when the
@@ -163,18 +186,16 @@ class CardFinder:
         corners_view = (corners + 0.5) * fine_scale - 0.5
         return FoundCard(corners_view, view.view_to_frame(corners_view), score, evidence)
 
-    def _refine_all(self, candidates, fine: np.ndarray, fine_scale: float, free: bool = False,
-                    overlapping: bool = False):
-        """Refine candidates best first, keep the best of overlapping results (or, with
-        ``overlapping``, all of them but repeats): [(corners in fine pixels, score,
-        evidence)]. Unless ``overlapping``, candidates inside a card found already (the
-        same card again, or one below it) are skipped. ``free``: outlines of measured
+    def _refine_all(self, candidates, fine: np.ndarray, fine_scale: float, free: bool = False):
+        """Refine candidates best first (skipping those inside a card found already: the
+        same card again, or one below it), keep the best of overlapping results:
+        [(corners in fine pixels, score, evidence)]. ``free``: outlines of measured
         rather than known size (whole-frame mode)."""
         factor = FINE_PX_PER_MM / COARSE_PX_PER_MM
         results, taken = [], []
         for cx, cy, theta, _ in candidates:
             fx, fy = (cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5
-            if not overlapping and any(cv2.pointPolygonTest(polygon, (fx, fy), False) >= 0 for polygon in taken):
+            if any(cv2.pointPolygonTest(polygon, (fx, fy), False) >= 0 for polygon in taken):
                 continue
             refined = self.refine(fine, fx, fy, theta)
             if refined is not None:
@@ -183,12 +204,7 @@ class CardFinder:
                     taken.append(_corners(refined[0], self.card_mm).astype(np.float32))
         self.debug = {"candidates": candidates, "refined": results, "scale": fine_scale}
         out = []
-        passed = [r for r in results if r[1] is not None]
-        if overlapping:  # the rejected ones after, score None: the reader may find the card beside them
-            passed = _distinct(passed) + _distinct([(pose, -1.0, evidence) for pose, score, evidence in results
-                                                    if score is None])
-        for pose, score, evidence in (passed if overlapping else _select(passed, self.card_mm)):
-            score = None if score < 0 else score
+        for pose, score, evidence in _select([r for r in results if r[1] is not None], self.card_mm):
             corners = self._free_outline(fine, pose) if free else _corners(pose, self.card_mm)
             if corners is not None:
                 out.append((corners, score, evidence))
@@ -701,15 +717,11 @@ def _chord(rho: float, theta: float, width: int, height: int) -> float:
     return max(math.hypot(a[0] - b[0], a[1] - b[1]) for a in inside for b in inside)
 
 
-def _distinct(results, within_px: float = 1.5, within_deg: float = 1.0):
-    """Best first, without repeats (two candidates refined to the same pose)."""
-    kept = []
-    for result in sorted(results, key=lambda r: -r[1]):
-        (x, y, theta) = result[0]
-        if not any(math.hypot(x - k[0][0], y - k[0][1]) <= within_px and abs(math.degrees(theta - k[0][2])) <= within_deg
-                   for k in kept):
-            kept.append(result)
-    return kept
+def _repeated(pose, poses, within_px: float = 1.5, within_deg: float = 1.0) -> bool:
+    """Whether another candidate was refined to (nearly) the same pose already."""
+    x, y, theta = pose
+    return any(math.hypot(x - other[0], y - other[1]) <= within_px and abs(math.degrees(theta - other[2])) <= within_deg
+               for other in poses)
 
 
 _DEFAULT_FINDER = CardFinder()

@@ -33,6 +33,7 @@ from .read import CardReader, CardReading
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
 OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card
+SETTLED_MATCH = 0.8  # a card read with its numeral matching this well needs no second look
 
 
 @dataclass(frozen=True)
@@ -68,18 +69,20 @@ class TableReader:
 
     def read(self, frame: np.ndarray) -> TableReading:
         view = self.area.update(frame)
-        readings = []
-        for found in self.finder.find(view, overlapping=True):
+        readings: list[tuple[CardReading, np.ndarray, float]] = []
+        settled: list[np.ndarray] = []  # outlines read as a card with the numeral in place: nothing else to find inside
+        for found in self.finder.outlines(view, settled):
             corners = found.corners_frame
             reading = self.reader.read_card(frame, corners)
-            off_place = reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX)
-            if off_place:
+            if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
                 corners = corners + reading.shift
                 if self.finder.verify(view, corners) is None:
                     continue
                 reading = self.reader.read_card(frame, corners)
             elif found.score is None:
                 continue
+            if reading.card is not None and reading.match >= SETTLED_MATCH:
+                settled.append(corners)
             readings.append((reading, corners, found.score or 0.0))
         return TableReading(view.found, tuple(_one_per_card(readings)))
 

@@ -39,11 +39,13 @@ About 0.5 ms per card on one core (see ``evaluate_read.py``).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
@@ -285,6 +287,15 @@ def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
     return offset_mm[0] * across + offset_mm[1] * down
 
 
+@functools.cache
+def _single_threaded_blas() -> None:
+    """Numpy's BLAS on one thread for this process. The reader's products are small
+    (a few million multiplications); a threaded BLAS wakes a thread per core for each,
+    and on a busy machine (the camera, the display, the referee on a Pi) those threads
+    wait for each other: measured here, 40 times slower."""
+    threadpool_limits(1, user_api="blas")
+
+
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
@@ -293,6 +304,7 @@ class CardReader:
     """Reads cards with one deck's :class:`~companion.vision.profile.Profile`."""
 
     def __init__(self, profile: Profile):
+        _single_threaded_blas()
         self.profile = profile
         layout = profile.layout
         self.px_per_mm = layout.px_per_mm
@@ -332,10 +344,12 @@ class CardReader:
         card = card_for_matching(frame, ordered, self.profile.layout)
         return ordered, measure(card, self.profile.inverse, self.match_scale, self.margin_px)
 
-    def number_scores(self, measurement: Measurement, search: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def number_scores(self, measurement: Measurement, search: int | None = None,
+                      step: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """Best correlation of each (turn, number) within ``search`` pixels of the numeral's
-        place (default: the profile's), shape (2, len(numbers)), and where it was found:
-        (x, y) pixels from the numeral's place, shape (2, len(numbers), 2)."""
+        place (default: the profile's), tried every ``step`` pixels, shape (2,
+        len(numbers)), and where it was found: (x, y) pixels from the numeral's place,
+        shape (2, len(numbers), 2)."""
         x0, y0, x1, y1 = self.box
         s = self.search if search is None else min(search, x0, y0)
         region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
@@ -343,16 +357,17 @@ class CardReader:
             region = cv2.GaussianBlur(region, (0, 0), self.blur)
         h, w = y1 - y0, x1 - x0
         if s:
-            windows = np.lib.stride_tricks.sliding_window_view(region, (h, w))
+            windows = np.lib.stride_tricks.sliding_window_view(region, (h, w))[::step, ::step]
+            across = windows.shape[1]
             windows = windows.reshape(-1, h * w)
         else:
-            windows = region.reshape(1, -1)
+            windows, across = region.reshape(1, -1), 1
         n = h * w
         sums = windows.sum(axis=1)
         norms = np.sqrt(np.maximum((windows * windows).sum(axis=1) - sums * sums / n, 1e-9))
         scores = (windows @ self._templates) / norms[:, None]
         best = scores.argmax(axis=0)
-        offsets = np.stack([best % (2 * s + 1) - s, best // (2 * s + 1) - s], axis=1).astype(np.float64)
+        offsets = np.stack([best % across * step - s, best // across * step - s], axis=1).astype(np.float64)
         count = len(self.numbers)
         return scores.max(axis=0).reshape(2, count), offsets.reshape(2, count, 2)
 
@@ -403,13 +418,14 @@ class CardReader:
         An outline a few millimetres off (on a pile the finder may take an edge of the
         card below for the top card's) moves the numeral out of its place: when the
         first reading is unsure but there is ink on the card, the numeral is looked
-        for again, ``wide_search_mm`` around its place."""
+        for again, ``WIDE_SEARCH_MM`` around its place in steps of two pixels (enough to
+        tell where it lies: a caller that moves the outline there reads it again)."""
         ordered, m = self.measure(frame, corners)
         reading = self._read(m, ordered, *self.number_scores(m))
         t = self._t
         if (reading.card is None and self.wide_search > self.search
                 and t["min_strength"] <= m.strength <= t["max_strength"]):
-            wider = self._read(m, ordered, *self.number_scores(m, self.wide_search))
+            wider = self._read(m, ordered, *self.number_scores(m, self.wide_search, step=2))
             if wider.confidence > reading.confidence:
                 return wider
         return reading
