@@ -19,13 +19,19 @@ the finder hunts for rectangles of exactly that size:
    angle is the turn at which the edge points near those sides line up most sharply
    (deskewing). Two rounds, then sub-pixel side positions. The refinement starts from
    two angles and keeps the result with the better evidence.
-3. **Verification**: at least three sides clearly seen (the fourth may lie on a white
-   card of the pile below, where it shows no edge), no straight edge across the inside
-   (another card lying on it, a seam of the table), the border looks alike turned by
-   180° and along the width and the height, and most of the inside is one colour
-   (card stock, or an inverse card's ink). Overlapping results keep the best one.
+3. **Verification**: no straight edge across the inside (another card lying on it, at
+   whatever angle, or a seam of the table: Canny edges and a probabilistic Hough
+   transform find unbroken lines longer than any numeral's stroke); at least three
+   sides clearly seen (the fourth may lie on a white card of the pile below, where it
+   shows no edge), the border looks alike turned by 180° and along the width and the
+   height, and most of the inside is one colour (card stock, or an inverse card's ink).
+   Overlapping results keep the best one.
 
-Precision comes before recall: a card that is not clearly a whole card is left out.
+:meth:`CardFinder.find` puts precision before recall: a card that is not clearly a
+whole card is left out. The card reader (``pipeline.TableReader``) asks instead for
+every outline, one candidate at a time (:meth:`CardFinder.outlines`), with only the
+first check (``occlusion_only``), and lets the numeral decide: the other checks reject
+one true card in several under blur, glare or on a white cloth.
 Without a mapping nothing is reported unless asked for (``CardFinder(whole_frame=True)``,
 a slow and shy fallback, see :meth:`CardFinder._find_whole_frame`).
 
