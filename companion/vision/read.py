@@ -421,12 +421,16 @@ class CardReader:
         for again, ``WIDE_SEARCH_MM`` around its place in steps of two pixels (enough to
         tell where it lies: a caller that moves the outline there reads it again)."""
         ordered, m = self.measure(frame, corners)
-        reading = self._read(m, ordered, *self.number_scores(m))
+        scores, offsets = self.number_scores(m)
+        reading = self._read(m, ordered, scores, offsets)
         t = self._t
-        if (reading.card is None and self.wide_search > self.search
+        # unsure, or sure but the numeral at the edge of where it was looked for: it may lie further off
+        found_at = offsets[int(reading.upside_down), self.numbers.index(reading.number)]
+        at_edge = self.search > 0 and np.abs(found_at).max() >= self.search
+        if ((reading.card is None or at_edge) and self.wide_search > self.search
                 and t["min_strength"] <= m.strength <= t["max_strength"]):
             wider = self._read(m, ordered, *self.number_scores(m, self.wide_search, step=2))
-            if wider.confidence > reading.confidence:
+            if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
                 return wider
         return reading
 

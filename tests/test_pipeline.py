@@ -1,0 +1,131 @@
+"""The whole reading of a table (companion.vision.pipeline) on a laid-out synthetic table:
+single cards, a card turned and upside down, piles whose top card lies a little off the
+card below, two cards touching, a row of overlapping cards. What a family would check:
+every card on top is named right, and nothing is ever named wrong."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from companion.vision.find import CardFinder
+from companion.vision.pipeline import TableReader
+
+from test_find import FULLY_VISIBLE, _laid_out
+
+SCENES = [("reference", "wood"), ("reference", "mat"), ("reference", "cloth")]
+
+
+@functools.lru_cache(maxsize=None)
+def _reading(style: str, surface: str):
+    frame, labels = _laid_out(style, surface)
+    reader = TableReader()
+    return reader, frame, labels, reader.read(frame)
+
+
+def _named_near(reading, label) -> list[str | None]:
+    centre = np.mean(np.asarray(label["polygon"]), axis=0)
+    return [None if seen.card is None else seen.card.code for seen in reading.cards
+            if np.linalg.norm(seen.polygon.mean(axis=0) - centre) < 20]
+
+
+@pytest.mark.parametrize("style,surface", SCENES)
+def test_every_card_on_top_is_named_right(style, surface):
+    _, _, labels, reading = _reading(style, surface)
+    assert reading.area
+    for label in labels:
+        if label["card"] in FULLY_VISIBLE:
+            assert label["card"] in _named_near(reading, label), label["card"]
+
+
+@pytest.mark.parametrize("style,surface", SCENES)
+def test_no_card_is_named_that_is_not_there(style, surface):
+    _, _, labels, reading = _reading(style, surface)
+    on_top = {label["card"] for label in labels if label["visible_share"] >= 0.5}
+    named = [seen.card.code for seen in reading.cards if seen.card is not None]
+    assert set(named) <= on_top
+    assert len(named) == len(set(named))  # one reading per card: the pile's top card is not read twice
+
+
+def test_a_pile_is_read_as_its_top_card_with_its_own_outline():
+    _, _, labels, reading = _reading("reference", "wood")
+    by_card = {label["card"]: np.asarray(label["polygon"]) for label in labels}
+    for top in ("G4", "Y1"):
+        (seen,) = [seen for seen in reading.cards if seen.card is not None and seen.card.code == top]
+        # the outline is the top card's, not the one below peeking out (within 3 px at every corner)
+        errors = np.linalg.norm(seen.polygon[:, None] - by_card[top][None], axis=2).min(axis=1)
+        assert errors.max() <= 3.0
+
+
+def test_a_card_under_another_does_not_pass_as_a_whole_card():
+    reader, frame, labels, _ = _reading("reference", "wood")
+    view = reader.area.update(frame)
+    polygon = {label["card"]: np.asarray(label["polygon"]) for label in labels}
+    finder = CardFinder(occlusion_only=True)
+    assert finder.verify(view, polygon["R14"]) is not None  # the last of the row lies on top
+    assert finder.verify(view, polygon["R13"]) is None  # R14's edge runs across it
+
+
+def _pose(code, x, y, angle=0.0, upside_down=False):
+    from test_find import _pose as pose
+    return pose(code, x, y, angle, upside_down)
+
+
+CROSSED = (_pose("B7", 150, 150), _pose("B8", 178, 155, 20))  # B8 lies across B7 at 20°
+OFF_PILES = (  # piles whose top card lies 5–6 mm off the card below, in every direction
+    _pose("R4", 120, 330), _pose("R5", 126, 335, 2),
+    _pose("Y9", 260, 330), _pose("Y10", 254, 324, -2),
+    _pose("G15", 400, 330, 1), _pose("G16", 405, 324),
+    _pose("B2", 520, 330), _pose("B3", 515, 336, 1, True),
+)
+
+
+@functools.lru_cache(maxsize=None)
+def _scene(poses, surface="wood"):
+    import cv2
+    from companion.sim.camera import Camera
+    from companion.sim.lighting import Lighting
+    from companion.sim.render import SceneCamera, Scenery
+    from companion.vision.markers import PLAY_AREA_MM
+
+    camera = Camera.framing(PLAY_AREA_MM, rng=np.random.default_rng(3), tilt_deg=8.0)
+    scene = SceneCamera(Scenery("reference", surface, PLAY_AREA_MM, camera, Lighting.neutral(), 9))
+    picture, _ = scene.picture(poses)
+    frame = cv2.imdecode(np.frombuffer(scene.encode(picture), np.uint8), cv2.IMREAD_COLOR)
+    return frame, {label["card"]: label for label in scene.labels(poses)}
+
+
+def test_a_card_lying_across_another_at_an_angle_rejects_the_one_below():
+    frame, labels = _scene(CROSSED)
+    reader = TableReader()
+    view = reader.area.update(frame)
+    finder = CardFinder(occlusion_only=True)
+    assert labels["B7"]["visible_share"] > 0.5  # much of it shows, but not all
+    assert finder.verify(view, np.asarray(labels["B7"]["polygon"])) is None
+    assert finder.verify(view, np.asarray(labels["B8"]["polygon"])) is not None
+    assert [seen.card.code for seen in reader.read(frame).cards if seen.card is not None] == ["B8"]
+
+
+def test_piles_are_read_as_their_top_cards_wherever_the_card_below_peeks_out():
+    frame, labels = _scene(OFF_PILES)
+    reading = TableReader().read(frame)
+    named = {seen.card.code: seen.polygon for seen in reading.cards if seen.card is not None}
+    assert set(named) == {"R5", "Y10", "G16", "B3"}
+    for code, polygon in named.items():
+        errors = np.linalg.norm(polygon[:, None] - np.asarray(labels[code]["polygon"])[None], axis=2).min(axis=1)
+        assert errors.max() <= 3.0, code
+
+
+@pytest.mark.parametrize("along_width,along_height", [(3.0, 0.0), (0.0, -3.5), (-2.5, 2.5)])
+def test_an_outline_a_few_millimetres_off_is_read_and_says_where_the_card_is(along_width, along_height):
+    reader, frame, labels, _ = _reading("reference", "wood")
+    label = next(label for label in labels if label["card"] == "R5")
+    polygon = np.asarray(label["polygon"])  # the face's top-left first, clockwise
+    across = (polygon[1] - polygon[0]) / 59.0  # frame pixels per millimetre along the width …
+    down = (polygon[3] - polygon[0]) / 91.0  # … and along the height
+    offset = along_width * across + along_height * down
+    reading = reader.reader.read_card(frame, polygon + offset)
+    assert reading.card is not None and reading.card.code == "R5"
+    assert np.linalg.norm(reading.shift + offset) <= 0.6 * np.linalg.norm(across) * 2  # within about a millimetre
