@@ -28,13 +28,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .calibrate import CalibrationError, calibrate
-from .evaluate_read import calibration_set
+from .evaluate_read import calibrated_profiles
 from .pipeline import TableReader
-from .profile import Profile, default_profile
+from .profile import default_profile
 
 REQUIRED_SHARE, OPTIONAL_SHARE = 0.98, 0.5
-CALIBRATION_SUBSET = calibration_set()  # R1–R20 and the other colours' 11s
 
 
 @dataclass
@@ -82,16 +80,6 @@ def scene_cache(n: int, seed: int, cache: Path, progress=None) -> list[tuple[Pat
         if progress:
             progress(i + 1, n)
     return scenes
-
-
-def calibration_pictures(style: str, cache: Path) -> Path:
-    """The 23 pictures a family would take of a deck: one colour's 20 cards and the other 11s."""
-    from ..sim.datasets import write_cards
-
-    folder = cache / f"calibration-{style}"
-    if len(list(folder.glob("*.png"))) < len(CALIBRATION_SUBSET):
-        write_cards(folder, style, variants=1, seed=7, cards=CALIBRATION_SUBSET)
-    return folder
 
 
 def score_frame(reading, labels: list[dict]) -> Score:
@@ -152,13 +140,17 @@ def read_scenes(scenes, reader_for) -> tuple[Score, dict[str, Score]]:
 
 
 def peak_memory_mb(scenes, profile_dir: Path | None) -> float:
-    """Peak resident memory of a fresh process that loads the reader and reads the frames."""
+    """Peak resident memory of a fresh process that loads the reader and reads the frames.
+
+    Measured as the process's own high-water mark (``VmHWM``): ``ru_maxrss`` would carry
+    over the benchmark's own size, which a child started by fork has until it execs."""
     paths = [str(p) for p, _ in scenes[:200]]
-    code = ("import sys, resource, cv2; from companion.vision.pipeline import TableReader; "
+    code = ("import sys, cv2; from companion.vision.pipeline import TableReader; "
             "from companion.vision.profile import Profile; "
             "reader = TableReader(Profile.load(sys.argv[1]) if sys.argv[1] != '-' else None)\n"
             "for p in sys.argv[2:]: reader.read(cv2.imread(p))\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+            "status = open('/proc/self/status').read()\n"
+            "print(int(status.split('VmHWM:')[1].split()[0]) / 1024)")
     out = subprocess.run([sys.executable, "-c", code, str(profile_dir) if profile_dir else "-", *paths],
                          capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
@@ -185,14 +177,11 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
     print("  " + total.line("all styles"))
     results["default"] = total
 
-    profiles: dict[str, Profile] = {}
-    for style in sorted(by_style):
-        folder = calibration_pictures(style, cache)
-        try:
-            profiles[style], _ = calibrate(folder, deck_name=style)
-        except CalibrationError as error:  # reported, and that style is read with the shipped profile
-            print(f"calibrating {style} from its 23 pictures failed: {error}")
-            profiles[style] = default
+    retaken: dict[str, list[str]] = {}
+    profiles = calibrated_profiles(sorted(by_style), seed=7, folder=cache / "calibration", retaken=retaken)
+    for style, cards in sorted(retaken.items()):
+        print(f"calibrating {style}: the card was not found in {len(cards)} of its pictures ({', '.join(cards)}); "
+              f"retaken, as a family would when elfer calibrate names them")
     readers = {style: TableReader(profile) for style, profile in profiles.items()}
     total, by_style = read_scenes(scenes, lambda style: readers[style])
     print("after calibrating each style from its 23 pictures (R1–R20, Y11, G11, B11):")

@@ -221,11 +221,13 @@ def read_labelled(reader: CardReader, frame: np.ndarray, label: dict, tally: Tal
         tally.failures.append(("wrong", truth, reading, frame, polygon, context))
 
 
-def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None) -> dict[str, Profile]:
+def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
+                        retaken: dict[str, list[str]] | None = None) -> dict[str, Profile]:
     """A profile per style, calibrated from its 23 calibration pictures (R1–R20, Y11, G11,
     B11) as ``elfer synth cards`` renders them (written to ``folder``/style, or a temporary
     folder). A picture in which the card is not found is retaken, as a family would: the
-    next variant of that card replaces it."""
+    next variant of that card replaces it (``retaken``, when given, collects the cards
+    per style)."""
     import tempfile
 
     from ..sim.datasets import write_cards
@@ -242,6 +244,8 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None) -> di
                         if find_card(cv2.imread(str(path)), card_of_filename(path.name))[0] is None]
                 for path in lost:
                     card = card_of_filename(path.name)
+                    if retaken is not None:
+                        retaken.setdefault(style, []).append(card.code)
                     with tempfile.TemporaryDirectory() as again:
                         write_cards(Path(again), style, variants=retake, seed=seed, cards=[card])
                         (Path(again) / f"{card.code}_{retake}.png").replace(path)
