@@ -6,16 +6,18 @@ calibration profile. A card that cannot be read with confidence comes back with
 ``card`` None: an honest "I can't read this" beats a wrong guess.
 
 On a pile the edges alone can fit the top card and a card below it about equally well
-(white card on white card shows no edge), so the finder hands over every outline that
-passes, overlapping ones too, and the numeral decides:
+(white card on white card shows no edge), so the finder hands over its outlines one
+candidate at a time, those its checks reject too, and the numeral decides:
 
-1. each outline is read, also those the finder rejected (on a pile the outline of the
-   card below, crossed by the top card's edges); one whose numeral is found off its
-   place (the outline is that far off the top card) is moved onto the numeral, must
-   pass the finder's check there (a card half covered by another fails it) and is
-   read again; rejected outlines count only when moved so;
-2. of overlapping outlines the one read with the best numeral match wins; outlines
-   read as nothing come after those read as a card.
+1. each outline is read; one whose numeral is found off its place (the outline is that
+   far off the top card), and every rejected one read as a card, is moved onto the
+   numeral, must pass the finder's check there (a card half covered by another fails
+   it) and is read again; other rejected outlines are dropped;
+2. a card read with its numeral matching well settles its place: candidates inside it
+   are not looked at;
+3. of overlapping outlines the one read with the best numeral match wins; outlines
+   read as nothing come after those read as a card; a numeral matched less than
+   ``TRUSTED_MATCH`` is reported unknown.
 """
 
 from __future__ import annotations
@@ -33,12 +35,11 @@ from .read import CardReader, CardReading
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
 OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card
-SETTLED_MATCH = 0.8  # a card read with its numeral matching this well needs no second look
 # On a table an outline may span two cards of a fanned row, the numeral pieced together
 # from both (a 1 beside the next card's 1 reads as 11). Such a reading matches its
-# template less well than a card read whole: below this it is reported unknown. On 200
-# rendered scenes of every style this turned a quarter of the misreadings into
-# unknowns, and one right reading in a hundred.
+# template less well than a card read whole: below this it is reported unknown (on 200
+# rendered scenes of every style a quarter of the misreadings, and one right reading in
+# a hundred), and at or above it the card settles its place.
 TRUSTED_MATCH = 0.8
 
 
@@ -76,7 +77,7 @@ class TableReader:
     def read(self, frame: np.ndarray) -> TableReading:
         view = self.area.update(frame)
         readings: list[tuple[CardReading, np.ndarray, float]] = []
-        settled: list[np.ndarray] = []  # outlines read as a card with the numeral in place: nothing else to find inside
+        settled: list[np.ndarray] = []  # outlines of cards read with a trusted match: nothing else to find inside
         for found in self.finder.outlines(view, settled):
             corners = found.corners_frame
             reading = self.reader.read_card(frame, corners)
@@ -87,7 +88,7 @@ class TableReader:
                 reading = self.reader.read_card(frame, corners)
             elif found.score is None:
                 continue
-            if reading.card is not None and reading.match >= SETTLED_MATCH:
+            if reading.card is not None and reading.match >= TRUSTED_MATCH:
                 settled.append(corners)
             readings.append((reading, corners, found.score or 0.0))
         return TableReading(view.found, tuple(_one_per_card(readings)))
@@ -106,6 +107,8 @@ def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]]) -> list
             continue
         kept.append(polygon)
         outline = corners if reading.corners is None else reading.corners
-        card = reading.card if reading.match >= TRUSTED_MATCH else None
-        seen.append(SeenCard(card, reading.confidence, np.asarray(outline, float)))
+        if reading.match >= TRUSTED_MATCH:
+            seen.append(SeenCard(reading.card, reading.confidence, np.asarray(outline, float)))
+        else:  # unknown, and as unsure as its numeral's match says
+            seen.append(SeenCard(None, min(reading.confidence, reading.match), np.asarray(outline, float)))
     return seen
