@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 from companion.cards import DECK, Card, Colour
-from companion.vision import calibrate as calibration
-from companion.vision.calibrate import CalibrationError, calibrate, card_of_filename, find_card
+from companion.cli import main as elfer
+from companion.vision.calibrate import CalibrationError, calibrate, card_of_filename
 from companion.vision.evaluate_read import NEUTRAL_LIGHT, calibration_crops, calibration_set, table
 from companion.vision.profile import Profile
 from companion.vision.read import CardReader, upright_corners
+from companion.vision.single import find_card
 
 STYLE, SURFACE = "reference", "mat"
 
@@ -90,10 +91,10 @@ def test_a_calibrated_profile_saves_and_loads(calibrated, tmp_path):
 
 def test_the_command_line_writes_a_profile(calibrated, tmp_path, capsys):
     folder, _, _ = calibrated
-    assert calibration.main([str(folder), "--out", str(tmp_path / "p"), "--deck", "mine"]) == 0
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "p"), "--name", "mine"]) == 0
     assert "20 of 20" in capsys.readouterr().out
     assert json.loads((tmp_path / "p" / "profile.json").read_text())["deck"] == "mine"
-    assert calibration.main([str(tmp_path / "nothing"), "--out", str(tmp_path / "q")]) == 2
+    assert elfer(["calibrate", "--images", str(tmp_path / "nothing"), "--out", str(tmp_path / "q")]) == 2
     assert not (tmp_path / "q").exists()
 
 
@@ -149,20 +150,51 @@ def test_a_picture_that_is_not_an_image_is_an_error(tmp_path, crops):
         calibrate(folder, deck_name="x")
 
 
-def test_a_picture_without_a_card_is_an_error_and_nothing_is_written(tmp_path, crops):
+def _table_only(crops) -> np.ndarray:
     table_only = np.full_like(crops[Card.parse("R5")][0], 90)
     table_only[..., 1] = 60
-    few = _write(tmp_path / "few", crops, [Card.parse("R4"), Card.parse("Y11")])
-    cv2.imwrite(str(few / "R5_2.png"), table_only)
-    out = tmp_path / "profile"
-    assert calibration.main([str(few), "--out", str(out)]) == 2
-    assert not out.exists()
-    with pytest.raises(CalibrationError, match="no card found in R5_2.png"):
-        calibrate(few, deck_name="x")
+    return table_only
+
+
+def test_a_picture_without_a_card_is_left_out_and_named(tmp_path, crops, capsys):
     folder = _write(tmp_path / "p", crops, calibration_set())
-    cv2.imwrite(str(folder / "R5_2.png"), table_only)
-    profile, report = calibrate(folder, deck_name="x", strict=False)  # unless asked to leave such pictures out
-    assert any("R5_2.png" in w for w in report.warnings) and report.pictures == 23
+    cv2.imwrite(str(folder / "R5_2.png"), _table_only(crops))
+    profile, report = calibrate(folder, deck_name="x")
+    assert report.pictures == 23 and report.left_out == ["R5_2.png"] and report.self_test == (23, 23)
+    assert report.warnings == ["R5_2.png: no card found (nothing card-shaped in it): left out"]
+    assert profile.numbers == tuple(range(1, 21)) and profile.warnings == report.warnings
+    # the command line writes the profile and says which picture it left out, and why
+    out = tmp_path / "profile"
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "23 pictures (1 left out: R5_2.png)" in printed
+    assert "warning: R5_2.png: no card found" in printed
+    assert Profile.load(out).numbers == tuple(range(1, 21))
+
+
+def test_strict_fails_on_a_picture_without_a_card_and_writes_nothing(tmp_path, crops, capsys):
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    cv2.imwrite(str(folder / "R5_2.png"), _table_only(crops))
+    with pytest.raises(CalibrationError, match="R5_2.png: no card found"):
+        calibrate(folder, deck_name="x", strict=True)
+    out = tmp_path / "profile"
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(out), "--strict"]) == 2
+    assert "R5_2.png: no card found" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_lost_picture_the_profile_needs_is_an_error_that_names_it(tmp_path, crops, capsys):
+    folder = _write(tmp_path / "p", crops, [c for c in calibration_set() if c != Card.parse("R5")])
+    cv2.imwrite(str(folder / "R5.png"), _table_only(crops))
+    with pytest.raises(CalibrationError, match=r"red, lacks 5\); left out: R5.png: no card found") as raised:
+        calibrate(folder, deck_name="x")
+    assert raised.value.left_out == ["R5.png"]
+    few = _write(tmp_path / "few", crops, [Card.parse("R4"), Card.parse("Y11")])
+    cv2.imwrite(str(few / "R5_2.png"), _table_only(crops))
+    out = tmp_path / "profile"
+    assert elfer(["calibrate", "--images", str(few), "--out", str(out)]) == 2
+    assert "R5_2.png: no card found" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_fewer_than_one_full_colour_is_an_error(tmp_path, crops):

@@ -29,11 +29,14 @@ def add_commands(commands) -> None:
         "calibrate", help="learn a deck from single-card pictures",
         description="Learns a deck and a camera from single-card pictures whose file names start with the card "
         "code (R11.png, r11-2.jpg). The 20 cards of one colour plus the 11 of each other colour (23 pictures) "
-        "are enough to read all 80 cards. Prints what it learned and warns about what is missing; a folder it "
-        "cannot use is an error (exit 2) and writes nothing.")
+        "are enough to read all 80 cards. Prints what it learned and warns about what is missing; a picture in "
+        "which no card is found is named, with the reason, and left out. A folder from which no usable profile "
+        "can be made is an error (exit 2) and writes nothing.")
     calibrate.add_argument("--images", type=Path, required=True, metavar="DIR")
     calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="the profile folder to write")
     calibrate.add_argument("--name", metavar="DECK", help="a name for the deck (default: the profile folder's name)")
+    calibrate.add_argument("--strict", action="store_true",
+                           help="fail (exit 2) when any picture is unusable, instead of leaving it out")
     calibrate.set_defaults(run=_calibrate)
 
 
@@ -75,7 +78,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     from ..vision.calibrate import CalibrationError, calibrate
 
     try:
-        profile, learned = calibrate(args.images, deck_name=args.name or args.out.name)
+        profile, learned = calibrate(args.images, deck_name=args.name or args.out.name, strict=args.strict)
         profile.save(args.out)
     except (CalibrationError, OSError) as error:
         print(f"elfer calibrate: {error}", file=sys.stderr)

@@ -8,22 +8,25 @@ make the profile sturdier.
 
 Pictures are named by card: ``R11.png``, ``r11-2.jpg``, ``Y3_b.png`` (case-insensitive;
 anything after the code follows a ``-`` or ``_``). In each picture the card is found
-by the play-area finder (:mod:`companion.vision.find`, when the picture shows the
-play-area markers) or else by :func:`_largest_card_contour_fallback`, and rectified
-as it lies. Which way up each card lies is decided by its numeral against digits drawn
-with the bundled fonts (sans, serif, condensed) and, for 6 and 9, by the underline;
-pictures of the same number are then made to agree with each other. A folder that
-cannot make a whole profile raises :class:`CalibrationError`; nothing is written.
+(:mod:`companion.vision.single`) and rectified as it lies. Which way up each card lies
+is decided by its numeral against digits drawn with the bundled fonts
+(:mod:`companion.vision.digits`) and, for 6 and 9, by the underline; pictures of the
+same number are then made to agree with each other.
 
-``python -m companion.vision.calibrate FOLDER --deck NAME --out PROFILE_DIR`` calibrates a
-folder; ``python -m companion.vision.calibrate --remake-default`` remakes the shipped
-profile (see calibration/README.md).
+A picture in which no card is found, or whose card shows no print, is left out with a
+warning that names it and says why; what is left must still make a whole profile (one
+colour with all 20 numbers). A folder that cannot raises :class:`CalibrationError`,
+naming the pictures left out; nothing is written. ``strict=True`` fails on any unusable
+picture instead.
+
+``elfer calibrate --images FOLDER --out PROFILE_DIR`` calibrates a folder;
+``python -m companion.vision.calibrate --remake-default`` remakes the shipped profile
+(see calibration/README.md).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import re
 import sys
 import tempfile
@@ -35,18 +38,25 @@ import cv2
 import numpy as np
 
 from ..cards import COLOURS, Card, Colour
-from .profile import CARD_MM, NUMBERS, Layout, Profile
+from . import numerals
+from .profile import NUMBERS, Layout, Profile
 from .read import CardReader, card_for_matching, glyph_map, lab, looks_inverse, measure, upright_corners
+from .single import locate
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 _NAME = re.compile(r"^([rygb])(\d{1,2})(?:[-_].*)?$", re.IGNORECASE)
-_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf")
-_BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
 _MIN_PICTURES_PER_COLOUR_FOR_SPREAD = 3
+_MIN_CONTRAST = 0.15  # a card's numerals standing out less than this from it are no print
+_RETAKE = "retake those: one whole card a picture, flat, with the play-area markers in view"
 
 
 class CalibrationError(Exception):
-    """Pictures from which no usable profile can be made; the message says why."""
+    """Pictures from which no usable profile can be made; the message says why, and
+    ``left_out`` names the pictures that could not be used."""
+
+    def __init__(self, message: str, left_out=()):
+        super().__init__(message)
+        self.left_out = list(left_out)
 
 
 @dataclass
@@ -61,14 +71,15 @@ class CalibrationReport:
     inverse: bool
     numeral_box_mm: tuple[float, ...]
     turned: list[str]  # pictures in which the card lay upside down
-    found_by: dict[str, int]  # how cards were found: "finder" / "fallback" / "given"
+    found_by: dict[str, int]  # how cards were found: "finder", "outline", "search" (single.py) or "given"
     self_test: tuple[int, int] = (0, 0)  # (read right, pictures)
     warnings: list[str] = field(default_factory=list)
-    left_out: list[str] = field(default_factory=list)  # pictures without a card found (strict=False)
+    left_out: list[str] = field(default_factory=list)  # pictures left out: no card found, or no print on it
 
     def text(self) -> str:
-        lines = [f"deck {self.deck!r}: {self.pictures} pictures, {'inverse (colour fill)' if self.inverse else 'paper'} "
-                 f"faces",
+        left_out = f" ({len(self.left_out)} left out: {', '.join(self.left_out)})" if self.left_out else ""
+        lines = [f"deck {self.deck!r}: {self.pictures} pictures{left_out}, "
+                 f"{'inverse (colour fill)' if self.inverse else 'paper'} faces",
                  f"  numerals learned: {_ranges(self.numbers)} ({len(self.numbers)} of 20)",
                  f"  inks learned: {', '.join(self.colours) or 'none'}",
                  f"  numeral box: x {self.numeral_box_mm[0]:.1f}-{self.numeral_box_mm[2]:.1f} mm, "
@@ -127,234 +138,6 @@ def load_pictures(folder: str | Path) -> dict[Card, list[tuple[str, np.ndarray]]
     return pictures
 
 
-def find_card(image: np.ndarray, card: Card | None = None) -> tuple[np.ndarray | None, str]:
-    """The corners of the card in a calibration picture, and what found them.
-
-    Candidates come from the play-area finder (pictures that show the markers), else
-    from :func:`_card_shaped_contours`. The finder's outlines are kept as they are (the reader will be given the finder's
-    outlines); the others are moved onto the card's edges (:func:`refine_corners`).
-    Knowing the card (from the file name), the candidate whose middle looks most like
-    that number is taken; if none looks like a numeral at all, None."""
-    if card is None:
-        found = _finder_candidates(image)
-        if found:
-            return found[0], "finder"
-        found = _card_shaped_contours(image)
-        return (refine_corners(image, found[0], reach=5.0), "fallback") if found else (None, "none")
-    for source, found_by in ((_finder_candidates, "finder"), (_card_shaped_contours, "fallback")):
-        scored = []
-        for corners in source(image):  # most card-shaped first
-            if found_by != "finder":  # the finder's outlines are the ones the reader will get: kept as they are
-                corners = refine_corners(image, corners, reach=5.0)
-            scored.append((_cardness(image, corners, card.number), corners))
-        top = max((score for score, _ in scored), default=0.0)
-        if top >= _MIN_CARDNESS:
-            # of the outlines that look about as much like the card (the card, the inside
-            # of its printed frame), the most card-shaped, which is the larger
-            return next(corners for score, corners in scored if score >= top - 0.05), found_by
-    return None, "none"
-
-
-_MIN_CARDNESS = 0.55  # likeness of a candidate's centre to the expected number, below which it is no card
-
-
-def _cardness(image: np.ndarray, corners: np.ndarray, number: int) -> float:
-    """How much the middle of the quadrilateral looks like ``number`` printed on a card."""
-    layout = Layout()
-    card_image = card_for_matching(image, upright_corners(corners), layout)
-    margin = round(layout.margin_mm * layout.match_px_per_mm)
-    m = measure(card_image, looks_inverse(card_image, margin), layout.match_px_per_mm, margin)
-    if not 0.15 <= m.strength <= 2.5:
-        return 0.0
-    glyph = glyph_map(m)
-    h, w = glyph.shape
-    middle = glyph[int(0.2 * h):int(0.8 * h), int(0.08 * w):int(0.92 * w)]
-    return max(_font_likeness(middle, number), _font_likeness(middle[::-1, ::-1], number))
-
-
-def _finder_candidates(image: np.ndarray) -> list[np.ndarray]:
-    """The play-area finder's cards, largest first, when the picture shows the markers."""
-    try:
-        from .area import PlayArea
-        from .find import find_cards
-    except ImportError:  # no finder: the contours do the job
-        return []
-    try:
-        found = find_cards(PlayArea().update(image))
-    except Exception:  # a finder that cannot cope with this picture: the contours do the job
-        return []
-    corners = [np.asarray(f.corners_frame, np.float64) for f in found]
-    return sorted(corners, key=lambda c: -abs(cv2.contourArea(np.float32(c))))
-
-
-def _largest_card_contour_fallback(image: np.ndarray) -> np.ndarray | None:
-    """Fallback finder for calibration pictures (no play-area markers, or no finder): the
-    most card-shaped large outline (see :func:`_card_shaped_contours`)."""
-    found = _card_shaped_contours(image)
-    return found[0] if found else None
-
-
-def _card_shaped_contours(image: np.ndarray, keep: int = 12) -> list[np.ndarray]:
-    """Card-shaped outlines (59:91 rectangles, whole in the picture) among the regions of a
-    few segmentations (Otsu on brightness and saturation, edges, top-hats that keep
-    compact bright or dark patches and drop a tablecloth's pattern), most card-like
-    first; corners are the crossings of lines fitted to the four sides."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
-    saturation = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[..., 1], (5, 5), 0)
-    masks = []
-    for channel in (blurred, saturation):
-        _, otsu = cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        masks += [otsu, 255 - otsu]
-    edges = cv2.dilate(cv2.Canny(blurred, 30, 90), np.ones((3, 3), np.uint8))
-    masks.append(255 - edges)
-    wide = cv2.getStructuringElement(cv2.MORPH_RECT, (max(31, int(0.12 * min(grey.shape)) | 1),) * 2)
-    for operation in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
-        hat = cv2.morphologyEx(blurred, operation, wide)
-        _, mask = cv2.threshold(hat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8)))
-    height, width = grey.shape
-    target = CARD_MM[0] / CARD_MM[1]
-    scored = []
-    for mask in masks:
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-        for contour in contours:
-            area = cv2.contourArea(contour)
-            if area < 0.002 * height * width or area > 0.5 * height * width:
-                continue
-            x, y, w_box, h_box = cv2.boundingRect(contour)
-            if x <= 1 or y <= 1 or x + w_box >= width - 1 or y + h_box >= height - 1:
-                continue  # a whole card lies inside the picture
-            (_, _), (w, h), _ = cv2.minAreaRect(contour)
-            if min(w, h) <= 0:
-                continue
-            aspect, fill = min(w, h) / max(w, h), area / (w * h)
-            if abs(aspect - target) > 0.15 or fill < 0.8:
-                continue
-            scored.append((area * fill * (1 - 3 * abs(aspect - target)), contour))
-    scored.sort(key=lambda item: -item[0])
-    return [_quad_corners(contour.reshape(-1, 2).astype(np.float64)) for _, contour in scored[:keep]]
-
-
-def _quad_corners(points: np.ndarray) -> np.ndarray:
-    """Four corners of a (rounded) quadrilateral outline: lines fitted to the middle of each side."""
-    hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
-    box = cv2.boxPoints(cv2.minAreaRect(hull))
-    approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    rough = approx.astype(np.float64) if len(approx) == 4 else box.astype(np.float64)
-    rough = upright_corners(rough)
-    lines = []
-    for i in range(4):
-        a, b = rough[i], rough[(i + 1) % 4]
-        side = b - a
-        length = np.linalg.norm(side)
-        t = ((points - a) @ side) / max(length ** 2, 1e-9)
-        normal = np.array([-side[1], side[0]]) / max(length, 1e-9)
-        near = (t > 0.2) & (t < 0.8) & (np.abs((points - a) @ normal) < 0.08 * length + 2)
-        chosen = points[near] if np.count_nonzero(near) >= 5 else np.array([a, b])
-        vx, vy, x0, y0 = cv2.fitLine(chosen.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    corners = _crossings(lines)
-    return rough if corners is None else corners
-
-
-def _crossings(lines) -> np.ndarray | None:
-    """Corner i where side i - 1 meets side i; lines are (point, direction) pairs."""
-    corners = []
-    for i in range(4):
-        (p, d), (q, e) = lines[i - 1], lines[i]
-        matrix = np.array([d, -e]).T
-        if abs(np.linalg.det(matrix)) < 1e-6:
-            return None
-        along, _ = np.linalg.solve(matrix, q - p)
-        corners.append(p + along * d)
-    return np.array(corners)
-
-
-def refine_corners(image: np.ndarray, corners, reach: float = 3.0, samples: int = 14) -> np.ndarray:
-    """Corners moved onto the card's outline (see :func:`_fit_edges`); without a clear
-    edge on every side they stay where they were."""
-    rough = upright_corners(corners)
-    refined, _ = _fit_edges(_gradients(image), rough, reach, samples)
-    return rough if refined is None else refined
-
-
-def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Gradients of the whiteness (the smallest channel): card stock stands out from a
-    wooden or coloured table in it even where its brightness is the table's."""
-    grey = cv2.GaussianBlur(image.min(axis=2).astype(np.float32), (3, 3), 0)
-    return cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-
-
-def _fit_edges(gradients, rough: np.ndarray, reach: float, samples: int) -> tuple[np.ndarray | None, float]:
-    """Along each side, the brightness change across it at a few places within ``reach``
-    pixels: the card's edge is the strong change, of the way most places agree on (card
-    lighter or darker than the table), that runs along the whole side (the outermost
-    such, as a printed frame runs along the edge further in). A line through
-    those points per side, neighbouring lines crossed, give the corners; also returned,
-    the weakest side's mean edge strength. None when a side has no clear edge."""
-    gx, gy = gradients
-    centre = rough.mean(axis=0)
-    offsets = np.arange(-reach, reach + 0.01, 0.5)
-    lines, strengths = [], []
-    for i in range(4):
-        a, b = rough[i], rough[(i + 1) % 4]
-        along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
-        normal = np.array([-along[1], along[0]])
-        if (centre - a) @ normal > 0:
-            normal = -normal  # pointing out of the card
-        bases = a + np.linspace(0.15, 0.85, samples)[:, None] * (b - a)
-        points = bases[:, None, :] + offsets[None, :, None] * normal  # (samples, offsets, 2)
-        map_x, map_y = points[..., 0].astype(np.float32), points[..., 1].astype(np.float32)
-        dx = cv2.remap(gx, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        dy = cv2.remap(gy, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        signed = dx * normal[0] + dy * normal[1]
-        # the card's edge runs along the whole side: for each way the brightness may change
-        # (card lighter or darker than the table), the offsets most places have a strong
-        # change near; the outermost of them all is the edge (a printed frame or a colour
-        # fill's rim runs along it further in)
-        best = None
-        reach_steps = 2  # ±1 px in 0.5 px steps
-        for sign in (1.0, -1.0):
-            response = sign * signed
-            left = np.pad(response[:, :-1], ((0, 0), (1, 0)), constant_values=np.inf)
-            right = np.pad(response[:, 1:], ((0, 0), (0, 1)), constant_values=np.inf)
-            is_peak = (response >= np.maximum(0.3 * response.max(axis=1, keepdims=True), 8.0)) & \
-                (response >= left) & (response >= right)
-            is_peak[:, [0, -1]] = False
-            near = is_peak.copy()
-            for step in range(1, reach_steps + 1):
-                near[:, step:] |= is_peak[:, :-step]
-                near[:, :-step] |= is_peak[:, step:]
-            consistent = np.flatnonzero(near.sum(axis=0) >= samples * 3 // 4)
-            if len(consistent) and (best is None or offsets[consistent.max()] > best[0]):
-                best = (offsets[consistent.max()], response, [np.flatnonzero(row) for row in is_peak])
-        if best is None:
-            return None, 0.0
-        mode, response, peaks = best
-        found, heights = [], []
-        for row, base, candidates in zip(response, bases, peaks):
-            if not len(candidates):
-                continue
-            k = int(candidates[np.abs(offsets[candidates] - mode).argmin()])
-            if abs(offsets[k] - mode) > 1.5:
-                continue
-            denominator = row[k - 1] - 2 * row[k] + row[k + 1]
-            shift = 0.5 * (row[k - 1] - row[k + 1]) / denominator if denominator < 0 else 0.0
-            found.append(base + (offsets[k] + 0.5 * shift) * normal)
-            heights.append(row[k])
-        if len(found) < samples * 3 // 4:
-            return None, 0.0
-        vx, vy, x0, y0 = cv2.fitLine(np.float32(found), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-        strengths.append(float(np.mean(heights)))
-    refined = _crossings(lines)
-    if refined is None or np.abs(refined - rough).max() > 2 * reach:
-        return None, 0.0
-    return refined, min(strengths)
-
-
 # --- learning -----------------------------------------------------------------------------
 
 
@@ -373,15 +156,15 @@ class _Picture:
 
 
 def calibrate(images, deck_name: str, layout: Layout | None = None,
-              strict: bool = True) -> tuple[Profile, CalibrationReport]:
+              strict: bool = False) -> tuple[Profile, CalibrationReport]:
     """Learn a deck from single-card pictures.
 
     ``images``: a folder of pictures named by card, or a mapping of cards (or card codes)
     to lists of pictures (BGR arrays, or ``(picture, corners)`` pairs when the card's
-    outline is already known). Returns the profile and a report; raises
-    :class:`CalibrationError` when the pictures cannot make a usable profile. With
-    ``strict`` False, a picture whose card is not found is left out with a warning
-    instead of failing the calibration (useful with many pictures).
+    outline is already known). Returns the profile and a report. A picture in which no
+    card is found, or whose card shows no print, is left out with a warning (with
+    ``strict``, it fails the calibration); :class:`CalibrationError` is raised when the
+    pictures left cannot make a usable profile.
     """
     layout = layout or Layout()
     source = "pictures"
@@ -398,34 +181,35 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     if not named:
         raise CalibrationError("no pictures given")
     pictures, lost = _locate(named, layout)
-    if lost and (strict or not pictures):
-        raise CalibrationError(f"no card found in {', '.join(lost[:8])}{' ...' if len(lost) > 8 else ''}: each "
-                               f"picture must show one whole card, flat, on a plainer background than a checked "
-                               f"tablecloth, best with the play-area markers in view")
-
     margin = round(layout.margin_mm * layout.match_px_per_mm)
     inverse = sum(looks_inverse(p.card_image, margin) for p in pictures) * 2 > len(pictures)
     for p in pictures:
         p.measurement = measure(p.card_image, inverse, layout.match_px_per_mm, margin)
+    lost += [(p.name, "no print visible on the card, its numerals do not stand out (too dark, washed out, or not "
+                      "a card)") for p in pictures if p.measurement.contrast < _MIN_CONTRAST]
+    pictures = [p for p in pictures if p.measurement.contrast >= _MIN_CONTRAST]
+    if lost and (strict or not pictures):
+        raise CalibrationError(f"{_lost_text(lost)}; {_RETAKE}", [name for name, _ in lost])
+    for p in pictures:
         p.glyph = glyph_map(p.measurement)
-    warnings: list[str] = [f"no card found in {name}: left out" for name in lost]
-    weak = [p.name for p in pictures if p.measurement.contrast < 0.15]
-    if weak:
-        raise CalibrationError(f"no printed card visible in {', '.join(weak[:5])}: the numerals do not stand out "
-                               f"from the card (too dark, washed out, or not a card)")
+    warnings: list[str] = [f"{_lost_text([item])}: left out" for item in lost]
 
-    _normalise(pictures, layout)
-    box = _learn_box(pictures, layout)
+    numerals.normalise(pictures, layout)
+    box = numerals.learn_box(pictures, layout)
+    if box is None:
+        raise CalibrationError("no centre numeral found on any card")
     layout = Layout(layout.px_per_mm, layout.match_px_per_mm, box, layout.search_mm, layout.margin_mm)
-    _orient(pictures, layout)
-    templates = _templates(pictures, layout, warnings)
+    numerals.orient(pictures, layout)
+    templates = numerals.templates(pictures, layout, warnings)
     by_colour = {c: [p for p in pictures if p.card.colour is c] for c in COLOURS}
     full = [c for c in COLOURS if {p.card.number for p in by_colour[c]} >= set(NUMBERS)]
     if not full:
         best = max(COLOURS, key=lambda c: len({p.card.number for p in by_colour[c]}))
         missing = sorted(set(NUMBERS) - {p.card.number for p in by_colour[best]})
         raise CalibrationError(f"no colour has all 20 cards: lay out all 20 cards of one colour (the most complete, "
-                               f"{best.name.lower()}, lacks {_ranges(missing)})")
+                               f"{best.name.lower()}, lacks {_ranges(missing)})"
+                               + (f"; left out: {_lost_text(lost)}; {_RETAKE}" if lost else ""),
+                               [name for name, _ in lost])
     inks, inks_lab, covariance = _inks(pictures, by_colour)
     for colour in COLOURS:
         if colour not in inks:
@@ -458,28 +242,34 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         colours=[c.letter for c in inks], inverse=inverse, numeral_box_mm=box,
         turned=[p.name for p in pictures if p.turned],
         found_by={k: sum(p.found_by == k for p in pictures) for k in {p.found_by for p in pictures}},
-        self_test=(right, len(pictures)), warnings=warnings, left_out=list(lost))
+        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost])
     if misread:
         report.warnings.append(f"reads only {right} of its own {len(pictures)} pictures right (not "
                                f"{', '.join(misread[:8])}{' ...' if len(misread) > 8 else ''}): retake those")
     return profile, report
 
 
-def _locate(named, layout: Layout) -> tuple[list[_Picture], list[str]]:
+def _lost_text(lost: list[tuple[str, str]]) -> str:
+    """Pictures that cannot be used, and why: ``R5.png: no card found (...)``."""
+    return "; ".join(f"{name}: {why}" for name, why in lost[:8]) + (" ..." if len(lost) > 8 else "")
+
+
+def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, str]]]:
+    """The pictures whose card is found, and (name, why) of those whose card is not."""
     pictures, lost = [], []
     for card, items in named.items():
         for name, item in items:
-            if isinstance(item, tuple):
-                image, corners = item
-                corners, found_by = np.asarray(corners, np.float64), "given"
-            else:
-                image = item
-                corners, found_by = find_card(image, card)
+            image, corners = item if isinstance(item, tuple) else (item, None)
             if image is None or image.ndim != 3 or image.shape[2] != 3:
                 raise CalibrationError(f"{name}: not a colour picture")
-            if corners is None:
-                lost.append(name)
-                continue
+            if corners is not None:
+                corners, found_by = np.asarray(corners, np.float64), "given"
+            else:
+                located = locate(image, card)
+                corners, found_by = located.corners, located.found_by
+                if corners is None:
+                    lost.append((name, f"no card found ({located.problem})"))
+                    continue
             ordered = upright_corners(corners)
             card_image = card_for_matching(image, ordered, layout)
             # keep only the card's neighbourhood of the picture (for the self-test), not the picture
@@ -488,230 +278,6 @@ def _locate(named, layout: Layout) -> tuple[list[_Picture], list[str]]:
             pictures.append(_Picture(card, name, image[y0:y1, x0:x1].copy(), card_image, ordered - [x0, y0],
                                      found_by))
     return pictures, lost
-
-
-def _digits_box(glyph: np.ndarray, layout: Layout) -> tuple[float, float, float, float] | None:
-    """(x0, y0, x1, y1) of the centre numeral's digits (no underline) in a glyph map."""
-    s = layout.match_px_per_mm
-    h, w = glyph.shape
-    count, _, stats, _ = cv2.connectedComponentsWithStats((glyph > 0.5).astype(np.uint8), connectivity=8)
-    window = (w / 2 - 8 * s, h / 2 - 8 * s, w / 2 + 8 * s, h / 2 + 8 * s)
-    band = 4 * s  # a printed frame runs within this of the edges; digits do not reach it
-    parts = [b for b in stats[1:] if b[4] >= 3 and _overlaps(b, window) and b[2] < 2.5 * b[3]
-             and b[0] >= band and b[1] >= band and b[0] + b[2] <= w - band and b[1] + b[3] <= h - band]
-    if not parts:
-        return None
-    return (min(b[0] for b in parts), min(b[1] for b in parts), max(b[0] + b[2] for b in parts),
-            max(b[1] + b[3] for b in parts))
-
-
-def _normalise(pictures: list[_Picture], layout: Layout) -> None:
-    """Undo small errors of the outlines found: a deck prints its numerals in the middle of
-    the card, so each picture's glyph map whose digits sit a pixel or more off the middle
-    is shifted back (by up to 3 mm). Pictures whose digits are not of the deck's usual
-    height (a 6 or 9 with its underline merged in, something else in the middle) are
-    only centred sideways, or left alone."""
-    s = layout.match_px_per_mm
-    boxes = [_digits_box(p.glyph, layout) for p in pictures]
-    heights = [b[3] - b[1] for b in boxes if b is not None]
-    if len(heights) < 3:
-        return
-    typical = float(np.median(heights))
-    for p, box in zip(pictures, boxes):
-        if box is None:
-            continue
-        h, w = p.glyph.shape
-        x0, y0, x1, y1 = box
-        shift = np.array([(w - x0 - x1) / 2, (h - y0 - y1) / 2])
-        if abs((y1 - y0) / typical - 1) > 0.08:
-            if p.card.number not in (6, 9):
-                continue  # not digits of this deck's size: leave the picture as it is
-            shift[1] = 0.0  # a 6 or 9 whose underline merged: only centred sideways
-        shift[np.abs(shift) < 1.0] = 0.0  # within the pixel grid's rounding
-        if not shift.any():
-            continue
-        shift = np.clip(shift, -3 * s, 3 * s)
-        matrix = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
-        p.glyph = cv2.warpAffine(p.glyph, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-def _learn_box(pictures: list[_Picture], layout: Layout) -> tuple[float, float, float, float]:
-    """The numeral box: where the centre numerals (with the underlines of 6 and 9) of all
-    numbers lie, made symmetric about the card's centre, plus a pad."""
-    s = layout.match_px_per_mm
-    w, h = layout.card_px(s)
-    lefts, tops = {}, {}
-    for p in pictures:
-        ink = (p.glyph > 0.5).astype(np.uint8)
-        count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-        band = 4 * s  # frames and corner indices live near the edges; numerals do not reach them
-        parts = [b for b in stats[1:] if b[cv2.CC_STAT_AREA] >= 3 and b[2] < 0.8 * w and b[3] < 0.8 * h
-                 and b[0] >= band and b[1] >= band and b[0] + b[2] <= w - band and b[1] + b[3] <= h - band]
-        window = (w / 2 - 8 * s, h / 2 - 8 * s, w / 2 + 8 * s, h / 2 + 8 * s)
-        centre = [b for b in parts if _overlaps(b, window)]
-        if not centre:
-            continue
-        x0 = min(b[0] for b in centre)
-        y0 = min(b[1] for b in centre)
-        x1 = max(b[0] + b[2] for b in centre)
-        y1 = max(b[1] + b[3] for b in centre)
-        reach = 0.3 * (y1 - y0)  # an underline hangs a little below (or above) the digits
-        for b in parts:
-            if b[0] >= x0 - 2 and b[0] + b[2] <= x1 + 2 and _overlaps(b, (x0, y0 - reach, x1, y1 + reach)):
-                y0, y1 = min(y0, b[1]), max(y1, b[1] + b[3])
-        lefts.setdefault(p.card.number, []).append(min(x0, w - x1))
-        tops.setdefault(p.card.number, []).append(min(y0, h - y1))
-    if not lefts:
-        raise CalibrationError("no centre numeral found on any card")
-    # per number the widest of its pictures but one (an odd picture does not count), then
-    # the widest of the numbers
-    tops_per_number = [sorted(v)[1 if len(v) >= 3 else 0] for v in tops.values()]
-    digits = h - 2 * float(np.median(tops_per_number))  # about the digits' height
-    # the underline of a 6 or 9 reaches about a fifth of that beyond the digits: not an outlier
-    left = _low_fence([sorted(v)[1 if len(v) >= 3 else 0] for v in lefts.values()], 0.3 * digits)
-    top = _low_fence(tops_per_number, 0.3 * digits)
-    x0 = max(1.0, left / s - _BOX_PAD_MM - layout.search_mm)
-    y0 = max(1.0, top / s - _BOX_PAD_MM - layout.search_mm)
-    x0, y0 = max(x0, layout.search_mm + 0.5), max(y0, layout.search_mm + 0.5)
-    return (round(x0, 2), round(y0, 2), round(CARD_MM[0] - x0, 2), round(CARD_MM[1] - y0, 2))
-
-
-def _low_fence(values, slack: float) -> float:
-    """The smallest value that is not an outlier (below the lower quartile by more than
-    1.5 interquartile ranges plus ``slack``): a glare blob or a stray mark next to one
-    card's numeral does not stretch the box for all."""
-    values = np.asarray(values, np.float64)
-    q1, q3 = np.percentile(values, [25, 75])
-    return float(values[values >= q1 - 1.5 * (q3 - q1) - slack].min())
-
-
-def _overlaps(b, window) -> bool:
-    return b[0] < window[2] and b[0] + b[2] > window[0] and b[1] < window[3] and b[1] + b[3] > window[1]
-
-
-def _crop(p: _Picture, layout: Layout, pad: int = 0) -> np.ndarray:
-    x0, y0, x1, y1 = layout.box_px()
-    crop = p.glyph[y0 - pad:y1 + pad, x0 - pad:x1 + pad]
-    return crop[::-1, ::-1] if p.turned else crop
-
-
-def _ncc(a: np.ndarray, b: np.ndarray) -> float:
-    a = a - a.mean()
-    b = b - b.mean()
-    return float((a * b).sum() / max(np.sqrt((a * a).sum() * (b * b).sum()), 1e-9))
-
-
-def _orient(pictures: list[_Picture], layout: Layout) -> None:
-    """Decide which way up each card lies: the underline of 6 and 9, else the digits of
-    the bundled fonts; then pictures of one number agree with its most certain one."""
-    for p in pictures:
-        crop = _crop(p, layout)
-        underline = _underline_side(crop)
-        if underline is not None and p.card.number in (6, 9):
-            p.turned, p.turn_evidence = underline == "above", 1.0
-            continue
-        upright = _font_likeness(crop, p.card.number)
-        turned = _font_likeness(crop[::-1, ::-1], p.card.number)
-        p.turned, p.turn_evidence = turned > upright, abs(turned - upright)
-    for number in {p.card.number for p in pictures}:
-        group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
-        anchor = _crop(group[0], layout)
-        for p in group[1:]:
-            same, other = _ncc(_crop(p, layout), anchor), _ncc(_crop(p, layout)[::-1, ::-1], anchor)
-            if abs(same - other) > 0.05 and (other > same):
-                p.turned = not p.turned
-
-
-def _underline_side(crop: np.ndarray) -> str | None:
-    """Where a wide thin bar (the underline of 6 and 9) lies relative to the digits."""
-    ink = (crop > 0.5).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    parts = [stats[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 3]
-    if len(parts) < 2:
-        return None
-    digits = max(parts, key=lambda b: b[cv2.CC_STAT_AREA])
-    for b in parts:
-        wide = b[2] >= 2.5 * b[3] and b[2] >= 0.5 * digits[2]
-        beside = b[0] < digits[0] + digits[2] and b[0] + b[2] > digits[0]
-        if wide and beside and b is not digits:
-            return "below" if b[1] > digits[1] + digits[3] / 2 else "above"
-    return None
-
-
-def _font_likeness(crop: np.ndarray, number: int) -> float:
-    """How much the digits in ``crop`` look like ``number`` printed upright in a common font."""
-    digits = _digit_patch(crop)
-    if digits is None:
-        return 0.0
-    return max(_ncc(digits, reference) for reference in _font_digits(number))
-
-
-def _digit_patch(crop: np.ndarray, size: int = 24) -> np.ndarray | None:
-    ink = (crop > 0.5).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    parts = [stats[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 3
-             and not (stats[i, 2] >= 2.5 * stats[i, 3])]  # leave out an underline
-    if not parts:
-        return None
-    x0 = min(b[0] for b in parts)
-    y0 = min(b[1] for b in parts)
-    x1 = max(b[0] + b[2] for b in parts)
-    y1 = max(b[1] + b[3] for b in parts)
-    patch = np.clip(crop[y0:y1, x0:x1], 0, 1).astype(np.float32)
-    return cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
-
-
-@functools.lru_cache(maxsize=None)
-def _font_digits(number: int, size: int = 24) -> tuple[np.ndarray, ...]:
-    """``number`` drawn upright with each bundled font, cropped to its ink, as size × size patches."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    font_dir = Path(__file__).resolve().parent.parent / "assets" / "fonts"
-    patches = []
-    for name in _FONTS:
-        if not (font_dir / name).is_file():
-            continue
-        font = ImageFont.truetype(str(font_dir / name), 96)
-        canvas = Image.new("L", (260, 160), 0)
-        ImageDraw.Draw(canvas).text((20, 10), str(number), font=font, fill=255)
-        array = np.asarray(canvas, np.float32) / 255
-        ys, xs = np.nonzero(array > 0.5)
-        array = array[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        patches.append(cv2.resize(array, (size, size), interpolation=cv2.INTER_AREA))
-    return tuple(patches)
-
-
-def _templates(pictures: list[_Picture], layout: Layout, warnings: list[str]) -> dict[int, np.ndarray]:
-    """Each number's template: its pictures' numeral crops, each aligned to the most
-    certain one, and their median (mean of two). A picture whose numeral does not look
-    like the others' (an outline that missed, a glare spot) is left out when there are
-    three or more."""
-    search = layout.search_px()
-    shape = layout.template_shape()
-    templates = {}
-    for number in sorted({p.card.number for p in pictures}):
-        group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
-        anchor = _crop(group[0], layout)
-        stack = [anchor]
-        for p in group[1:]:
-            padded = _crop(p, layout, search)
-            if search:
-                scores = cv2.matchTemplate(padded.astype(np.float32), anchor.astype(np.float32), cv2.TM_CCOEFF_NORMED)
-                _, _, _, (dx, dy) = cv2.minMaxLoc(scores)
-                stack.append(padded[dy:dy + shape[0], dx:dx + shape[1]])
-            else:
-                stack.append(padded)
-        if len(stack) >= 3:
-            median = np.median(np.stack(stack), axis=0)
-            likeness = np.array([_ncc(crop, median) for crop in stack])
-            keep = likeness >= min(0.8, float(np.median(likeness)) - 0.1)
-            odd = [p.name for p, kept in zip(group, keep) if not kept]
-            if odd:
-                warnings.append(f"the {number} in {', '.join(odd)} does not look like the other {number}s: left out")
-            stack = [crop for crop, kept in zip(stack, keep) if kept]
-        mean = np.median(np.stack(stack), axis=0) if len(stack) >= 3 else np.mean(np.stack(stack), axis=0)
-        templates[number] = np.round(np.clip(mean, 0.0, 1.0) * 255).astype(np.uint8)
-    return templates
 
 
 def _inks(pictures: list[_Picture], by_colour) -> tuple[dict, dict, np.ndarray]:
@@ -757,7 +323,7 @@ def remake_default(out: Path | None = None, variants: int = 2, seed: int = 0) ->
     out = Path(out) if out else _shipped_profile_dir()
     with tempfile.TemporaryDirectory() as tmp:
         write_cards(Path(tmp), "reference", variants=variants, seed=seed)
-        profile, report = calibrate(tmp, deck_name="reference", strict=False)
+        profile, report = calibrate(tmp, deck_name="reference")
     profile.learned_from["source"] = (f"elfer synth cards --style reference --variants {variants} --seed {seed} "
                                       f"(companion.sim.datasets.write_cards)")
     profile.save(out)
@@ -765,21 +331,15 @@ def remake_default(out: Path | None = None, variants: int = 2, seed: int = 0) ->
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="Learn a deck from single-card pictures named by card.")
-    parser.add_argument("folder", nargs="?", type=Path, help="pictures named R11.png, r11-2.jpg, ...")
-    parser.add_argument("--deck", default=None, help="the deck's name (default: the folder's name)")
-    parser.add_argument("--out", type=Path, default=None, help="profile folder to write")
-    parser.add_argument("--remake-default", action="store_true",
-                        help="re-render the reference deck and rewrite the shipped profile (calibration/reference)")
+    parser = argparse.ArgumentParser(
+        description="Remake the shipped profile (calibration/reference) from the reference deck rendered by the "
+        "synthetic table. To calibrate a deck from its pictures: elfer calibrate --images DIR --out PROFILE.")
+    parser.add_argument("--remake-default", action="store_true", required=True,
+                        help="re-render the reference deck and rewrite the shipped profile")
+    parser.add_argument("--out", type=Path, default=None, help="profile folder to write (default: the shipped one)")
     args = parser.parse_args(argv)
     try:
-        if args.remake_default:
-            _, report = remake_default(args.out)
-        else:
-            if args.folder is None or args.out is None:
-                parser.error("give a FOLDER of pictures and --out PROFILE_DIR (or --remake-default)")
-            profile, report = calibrate(args.folder, deck_name=args.deck or args.folder.name)
-            profile.save(args.out)
+        _, report = remake_default(args.out)
     except CalibrationError as error:
         print(f"calibration failed: {error}", file=sys.stderr)
         return 2

@@ -231,7 +231,7 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
     import tempfile
 
     from ..sim.datasets import write_cards
-    from .calibrate import calibrate, card_of_filename, find_card
+    from .calibrate import CalibrationError, calibrate, card_of_filename
 
     profiles = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -239,19 +239,23 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
             out = Path(folder or tmp) / style
             if not any(out.glob("*.png")):
                 write_cards(out, style, variants=1, seed=seed, cards=calibration_set())
-            for retake in range(2, 6):
-                lost = [path for path in sorted(out.glob("*.png"))
-                        if find_card(cv2.imread(str(path)), card_of_filename(path.name))[0] is None]
-                for path in lost:
-                    card = card_of_filename(path.name)
+            for retake in range(2, 7):
+                try:
+                    profiles[style], report = calibrate(out, deck_name=style)
+                    lost = report.left_out
+                except CalibrationError as error:  # a picture the profile needs was left out
+                    if not error.left_out or retake == 6:
+                        raise
+                    lost = error.left_out
+                if not lost or retake == 6:
+                    break
+                for name in lost:
+                    card = card_of_filename(name)
                     if retaken is not None:
                         retaken.setdefault(style, []).append(card.code)
                     with tempfile.TemporaryDirectory() as again:
                         write_cards(Path(again), style, variants=retake, seed=seed, cards=[card])
-                        (Path(again) / f"{card.code}_{retake}.png").replace(path)
-                if not lost:
-                    break
-            profiles[style] = calibrate(out, deck_name=style)[0]
+                        (Path(again) / f"{card.code}_{retake}.png").replace(out / name)
     return profiles
 
 

@@ -1,0 +1,199 @@
+"""Learning a deck's numerals from glyph maps of single cards (for :mod:`companion.vision.calibrate`).
+
+Each picture is a rectified card's glyph map (0 paper, 1 ink, see
+:func:`companion.vision.read.glyph_map`) and the card it shows; the functions here work
+on objects with ``card``, ``name``, ``glyph``, ``turned`` and ``turn_evidence``. In
+order: :func:`normalise` centres each card's digits (undoing small errors of the
+outline found), :func:`learn_box` finds the numeral box all numbers fit in,
+:func:`orient` decides which way up each card lies, and :func:`templates` makes each
+number's template from its pictures.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .digits import font_likeness, ncc
+from .profile import CARD_MM, Layout
+
+_BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
+
+
+def _inner_parts(glyph: np.ndarray, layout: Layout) -> tuple[list, tuple[float, float, float, float]]:
+    """The ink's parts (connected-component stats) clear of the card's edges, where
+    frames and corner indices are printed and numerals never reach, and the window
+    around the card's centre that a centre numeral overlaps."""
+    s = layout.match_px_per_mm
+    h, w = glyph.shape
+    count, _, stats, _ = cv2.connectedComponentsWithStats((glyph > 0.5).astype(np.uint8), connectivity=8)
+    band = 4 * s
+    parts = [b for b in stats[1:] if b[cv2.CC_STAT_AREA] >= 3 and b[0] >= band and b[1] >= band
+             and b[0] + b[2] <= w - band and b[1] + b[3] <= h - band]
+    return parts, (w / 2 - 8 * s, h / 2 - 8 * s, w / 2 + 8 * s, h / 2 + 8 * s)
+
+
+def _box_of(parts) -> tuple[int, int, int, int]:
+    return (min(b[0] for b in parts), min(b[1] for b in parts), max(b[0] + b[2] for b in parts),
+            max(b[1] + b[3] for b in parts))
+
+
+def _digits_box(glyph: np.ndarray, layout: Layout) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1) of the centre numeral's digits (no underline) in a glyph map."""
+    parts, window = _inner_parts(glyph, layout)
+    digits = [b for b in parts if _overlaps(b, window) and b[2] < 2.5 * b[3]]
+    return _box_of(digits) if digits else None
+
+
+def normalise(pictures, layout: Layout) -> None:
+    """Undo small errors of the outlines found: a deck prints its numerals in the middle of
+    the card, so each picture's glyph map whose digits sit a pixel or more off the middle
+    is shifted back (by up to 3 mm). Pictures whose digits are not of the deck's usual
+    height (a 6 or 9 with its underline merged in, something else in the middle) are
+    only centred sideways, or left alone."""
+    s = layout.match_px_per_mm
+    boxes = [_digits_box(p.glyph, layout) for p in pictures]
+    heights = [b[3] - b[1] for b in boxes if b is not None]
+    if len(heights) < 3:
+        return
+    typical = float(np.median(heights))
+    for p, box in zip(pictures, boxes):
+        if box is None:
+            continue
+        h, w = p.glyph.shape
+        x0, y0, x1, y1 = box
+        shift = np.array([(w - x0 - x1) / 2, (h - y0 - y1) / 2])
+        if abs((y1 - y0) / typical - 1) > 0.08:
+            if p.card.number not in (6, 9):
+                continue  # not digits of this deck's size: leave the picture as it is
+            shift[1] = 0.0  # a 6 or 9 whose underline merged: only centred sideways
+        shift[np.abs(shift) < 1.0] = 0.0  # within the pixel grid's rounding
+        if not shift.any():
+            continue
+        shift = np.clip(shift, -3 * s, 3 * s)
+        matrix = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+        p.glyph = cv2.warpAffine(p.glyph, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | None:
+    """The numeral box: where the centre numerals (with the underlines of 6 and 9) of all
+    numbers lie, made symmetric about the card's centre, plus a pad; None when no
+    picture has a centre numeral."""
+    s = layout.match_px_per_mm
+    w, h = layout.card_px(s)
+    lefts, tops = {}, {}
+    for p in pictures:
+        parts, window = _inner_parts(p.glyph, layout)
+        parts = [b for b in parts if b[2] < 0.8 * w and b[3] < 0.8 * h]
+        centre = [b for b in parts if _overlaps(b, window)]
+        if not centre:
+            continue
+        x0, y0, x1, y1 = _box_of(centre)
+        reach = 0.3 * (y1 - y0)  # an underline hangs a little below (or above) the digits
+        for b in parts:
+            if b[0] >= x0 - 2 and b[0] + b[2] <= x1 + 2 and _overlaps(b, (x0, y0 - reach, x1, y1 + reach)):
+                y0, y1 = min(y0, b[1]), max(y1, b[1] + b[3])
+        lefts.setdefault(p.card.number, []).append(min(x0, w - x1))
+        tops.setdefault(p.card.number, []).append(min(y0, h - y1))
+    if not lefts:
+        return None
+    # per number the widest of its pictures but one (an odd picture does not count), then
+    # the widest of the numbers
+    tops_per_number = [sorted(v)[1 if len(v) >= 3 else 0] for v in tops.values()]
+    digits = h - 2 * float(np.median(tops_per_number))  # about the digits' height
+    # the underline of a 6 or 9 reaches about a fifth of that beyond the digits: not an outlier
+    left = _low_fence([sorted(v)[1 if len(v) >= 3 else 0] for v in lefts.values()], 0.3 * digits)
+    top = _low_fence(tops_per_number, 0.3 * digits)
+    x0 = max(1.0, left / s - _BOX_PAD_MM - layout.search_mm)
+    y0 = max(1.0, top / s - _BOX_PAD_MM - layout.search_mm)
+    x0, y0 = max(x0, layout.search_mm + 0.5), max(y0, layout.search_mm + 0.5)
+    return (round(x0, 2), round(y0, 2), round(CARD_MM[0] - x0, 2), round(CARD_MM[1] - y0, 2))
+
+
+def _low_fence(values, slack: float) -> float:
+    """The smallest value that is not an outlier (below the lower quartile by more than
+    1.5 interquartile ranges plus ``slack``): a glare blob or a stray mark next to one
+    card's numeral does not stretch the box for all."""
+    values = np.asarray(values, np.float64)
+    q1, q3 = np.percentile(values, [25, 75])
+    return float(values[values >= q1 - 1.5 * (q3 - q1) - slack].min())
+
+
+def _overlaps(b, window) -> bool:
+    return b[0] < window[2] and b[0] + b[2] > window[0] and b[1] < window[3] and b[1] + b[3] > window[1]
+
+
+def _crop(p, layout: Layout, pad: int = 0) -> np.ndarray:
+    x0, y0, x1, y1 = layout.box_px()
+    crop = p.glyph[y0 - pad:y1 + pad, x0 - pad:x1 + pad]
+    return crop[::-1, ::-1] if p.turned else crop
+
+
+def orient(pictures, layout: Layout) -> None:
+    """Decide which way up each card lies: the underline of 6 and 9, else the digits of
+    the bundled fonts; then pictures of one number agree with its most certain one."""
+    for p in pictures:
+        crop = _crop(p, layout)
+        underline = _underline_side(crop)
+        if underline is not None and p.card.number in (6, 9):
+            p.turned, p.turn_evidence = underline == "above", 1.0
+            continue
+        upright = font_likeness(crop, p.card.number)
+        turned = font_likeness(crop[::-1, ::-1], p.card.number)
+        p.turned, p.turn_evidence = turned > upright, abs(turned - upright)
+    for number in {p.card.number for p in pictures}:
+        group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
+        anchor = _crop(group[0], layout)
+        for p in group[1:]:
+            same, other = ncc(_crop(p, layout), anchor), ncc(_crop(p, layout)[::-1, ::-1], anchor)
+            if abs(same - other) > 0.05 and (other > same):
+                p.turned = not p.turned
+
+
+def _underline_side(crop: np.ndarray) -> str | None:
+    """Where a wide thin bar (the underline of 6 and 9) lies relative to the digits."""
+    ink = (crop > 0.5).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    parts = [stats[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 3]
+    if len(parts) < 2:
+        return None
+    digits = max(parts, key=lambda b: b[cv2.CC_STAT_AREA])
+    for b in parts:
+        wide = b[2] >= 2.5 * b[3] and b[2] >= 0.5 * digits[2]
+        beside = b[0] < digits[0] + digits[2] and b[0] + b[2] > digits[0]
+        if wide and beside and b is not digits:
+            return "below" if b[1] > digits[1] + digits[3] / 2 else "above"
+    return None
+
+
+def templates(pictures, layout: Layout, warnings: list[str]) -> dict[int, np.ndarray]:
+    """Each number's template: its pictures' numeral crops, each aligned to the most
+    certain one, and their median (mean of two). A picture whose numeral does not look
+    like the others' (an outline that missed, a glare spot) is left out when there are
+    three or more."""
+    search = layout.search_px()
+    shape = layout.template_shape()
+    templates = {}
+    for number in sorted({p.card.number for p in pictures}):
+        group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
+        anchor = _crop(group[0], layout)
+        stack = [anchor]
+        for p in group[1:]:
+            padded = _crop(p, layout, search)
+            if search:
+                scores = cv2.matchTemplate(padded.astype(np.float32), anchor.astype(np.float32), cv2.TM_CCOEFF_NORMED)
+                _, _, _, (dx, dy) = cv2.minMaxLoc(scores)
+                stack.append(padded[dy:dy + shape[0], dx:dx + shape[1]])
+            else:
+                stack.append(padded)
+        if len(stack) >= 3:
+            median = np.median(np.stack(stack), axis=0)
+            likeness = np.array([ncc(crop, median) for crop in stack])
+            keep = likeness >= min(0.8, float(np.median(likeness)) - 0.1)
+            odd = [p.name for p, kept in zip(group, keep) if not kept]
+            if odd:
+                warnings.append(f"the {number} in {', '.join(odd)} does not look like the other {number}s: left out")
+            stack = [crop for crop, kept in zip(stack, keep) if kept]
+        mean = np.median(np.stack(stack), axis=0) if len(stack) >= 3 else np.mean(np.stack(stack), axis=0)
+        templates[number] = np.round(np.clip(mean, 0.0, 1.0) * 255).astype(np.uint8)
+    return templates

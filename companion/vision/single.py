@@ -1,0 +1,298 @@
+"""Finding the one card in a calibration picture: ``locate(image, card) -> Located``.
+
+Calibration learns a deck from pictures of one card each, so before anything is learned
+the card must be found without knowing what the deck looks like. Three sources of
+outlines are tried in turn, each a different kind of evidence:
+
+1. the play-area finder (:mod:`companion.vision.find`), when the picture shows the
+   markers: its outlines are what the reader will be given at the table, so they are
+   kept as they are;
+2. card-shaped regions (59:91, whole in the picture) of a few segmentations of the
+   picture, their corners moved onto the card's edges (:func:`refine_corners`): this
+   needs no markers, but a patterned tablecloth breaks the card's region up;
+3. with the markers in view, a search for the card's exact size on the top-down view
+   (:mod:`companion.vision.single_search`): each side of a 59 × 91 mm rectangle, at every
+   position and turn, must run along a change of colour, the same change on all four
+   sides, after median filters have wiped out printed dots and checks. This finds a
+   cream card on a dotted or checked cloth where no segmentation can.
+
+With the markers in view every outline must also have a card's size. Of the outlines,
+the one whose middle looks like the card's number (from the file name) in any of the
+bundled fonts is taken (:mod:`companion.vision.digits`); a picture without such an
+outline has no card found, and :class:`Located` says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import cv2
+import numpy as np
+
+from ..cards import Card
+from .area import PlayArea
+from .digits import font_likeness
+from .markers import MARKER_SIZE_MM, corner_positions_mm
+from .profile import CARD_MM, Layout
+from .read import card_for_matching, glyph_map, measure, upright_corners
+from .single_search import SEARCH_FILTERS, peak_shift, searched_outlines
+
+MIN_CARDNESS = 0.6  # likeness of an outline's middle to the expected number, below which it is no card
+_SIZE_TOLERANCE = 0.035  # with the markers in view, sides may differ this much from 59 and 91 mm …
+_FRAME_INSET_MM = (1.0, 5.0)  # … or be a printed frame or colour fill this far in on every side
+_MARKERS_MM = tuple(corner_positions_mm().values())
+_MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 6  # a card nearer a marker's centre than this lies on it
+
+
+@dataclass(frozen=True)
+class Located:
+    """The card's corners in the picture (None: not found), what found them
+    (``finder``, ``outline``, ``search`` or ``none``), and why nothing was found."""
+
+    corners: np.ndarray | None
+    found_by: str
+    problem: str = ""
+
+
+def find_card(image: np.ndarray, card: Card | None = None) -> tuple[np.ndarray | None, str]:
+    """The corners of the card in a calibration picture (or None), and what found them."""
+    located = locate(image, card)
+    return located.corners, located.found_by
+
+
+def locate(image: np.ndarray, card: Card | None = None) -> Located:
+    """The card in a picture of one card; see the module docstring. Without ``card`` the
+    first outline is taken."""
+    view = _area_view(image)
+    sources = [("outline", partial(_outlines, image))]
+    if view is not None:
+        sources = [("finder", partial(_finder_outlines, view)), *sources,
+                   *(("search", partial(searched_outlines, view, *search)) for search in SEARCH_FILTERS)]
+    seen_any = False
+    for found_by, source in sources:
+        outlines = source()
+        if view is not None:
+            outlines = [c for c in (_as_card(view, corners) for corners in outlines) if c is not None]
+        seen_any = seen_any or bool(outlines)
+        if card is None:
+            if outlines:
+                return Located(outlines[0], found_by)
+            continue
+        scored = [(_cardness(image, corners, card.number), corners) for corners in outlines]
+        top = max((score for score, _ in scored), default=0.0)
+        if top >= MIN_CARDNESS:
+            # of the outlines that look about as much like the card (the card, the inside
+            # of its printed frame), the first: each source lists the most card-like first
+            return Located(next(corners for score, corners in scored if score >= top - 0.05), found_by)
+    if card is None or not seen_any:
+        return Located(None, "none", "nothing card-shaped in it")
+    return Located(None, "none", f"nothing card-shaped in it shows a {card.number}")
+
+
+def _area_view(image: np.ndarray):
+    """The picture mapped onto the play area by its markers, or None without them."""
+    try:
+        view = PlayArea().update(image)
+    except (cv2.error, ValueError):
+        return None
+    return view if view.mapped else None
+
+
+def _as_card(view, corners: np.ndarray) -> np.ndarray | None:
+    """With the markers in view: the outline if it has a card's size; the card around it
+    if it is the card's printed frame or colour fill (the same shape, a few millimetres
+    in on every side: on a white table the card's own edge may not show at all); else
+    None."""
+    mm = view.view_to_mm(view.frame_to_view(upright_corners(corners)))
+    if any(cv2.pointPolygonTest(np.float32(mm), centre, True) > -_MARKER_REACH_MM for centre in _MARKERS_MM):
+        return None  # on a marker: the markers' black squares can pass for a numeral
+    sides = np.hypot(*(mm - np.roll(mm, -1, axis=0)).T)
+    if np.all(np.abs(sides / np.tile(CARD_MM, 2) - 1) <= _SIZE_TOLERANCE):
+        return corners
+    inset = (np.array(CARD_MM) - (sides[:2] + sides[2:]) / 2) / 2
+    if not (_FRAME_INSET_MM[0] <= inset.min() and inset.max() <= _FRAME_INSET_MM[1] and np.ptp(inset) <= 1.0):
+        return None
+    across = (mm[1] - mm[0] + mm[2] - mm[3]) / 2
+    down = (mm[3] - mm[0] + mm[2] - mm[1]) / 2
+    across, down = across / np.linalg.norm(across), down / np.linalg.norm(down)
+    half = [np.array(CARD_MM) / 2 * signs for signs in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    card = mm.mean(axis=0) + np.array([x * across + y * down for x, y in half])
+    return view.view_to_frame(view.mm_to_view(card))
+
+
+def _cardness(image: np.ndarray, corners: np.ndarray, number: int) -> float:
+    """How much the middle of the quadrilateral looks like ``number`` printed on a card,
+    either way up, as ink on paper or as paper on a colour fill (glare can make a colour
+    fill look like paper)."""
+    layout = Layout()
+    card_image = card_for_matching(image, upright_corners(corners), layout)
+    margin = round(layout.margin_mm * layout.match_px_per_mm)
+    likeness = 0.0
+    for inverse in (False, True):
+        m = measure(card_image, inverse, layout.match_px_per_mm, margin)
+        if not 0.15 <= m.strength <= 2.5:
+            continue
+        glyph = glyph_map(m)
+        h, w = glyph.shape
+        middle = glyph[int(0.2 * h):int(0.8 * h), int(0.08 * w):int(0.92 * w)]
+        likeness = max(likeness, font_likeness(middle, number), font_likeness(middle[::-1, ::-1], number))
+    return likeness
+
+
+def _finder_outlines(view) -> list[np.ndarray]:
+    """The play-area finder's cards, largest first."""
+    try:
+        from .find import find_cards
+
+        found = find_cards(view)
+    except Exception:  # noqa: BLE001 - the finder is optional here: without it the other sources do the job
+        return []
+    corners = [np.asarray(f.corners_frame, np.float64) for f in found]
+    return sorted(corners, key=lambda c: -abs(cv2.contourArea(np.float32(c))))
+
+
+# --- card-shaped regions ------------------------------------------------------------------
+
+
+def _outlines(image: np.ndarray, keep: int = 12) -> list[np.ndarray]:
+    """Card-shaped outlines (59:91 rectangles, whole in the picture) among the regions of a
+    few segmentations (Otsu on brightness and saturation, edges, top-hats that keep
+    compact bright or dark patches and drop a tablecloth's pattern), most card-like
+    first, each moved onto the card's edges."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
+    saturation = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[..., 1], (5, 5), 0)
+    masks = []
+    for channel in (blurred, saturation):
+        _, otsu = cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        masks += [otsu, 255 - otsu]
+    edges = cv2.dilate(cv2.Canny(blurred, 30, 90), np.ones((3, 3), np.uint8))
+    masks.append(255 - edges)
+    wide = cv2.getStructuringElement(cv2.MORPH_RECT, (max(31, int(0.12 * min(grey.shape)) | 1),) * 2)
+    for operation in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
+        hat = cv2.morphologyEx(blurred, operation, wide)
+        _, mask = cv2.threshold(hat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8)))
+    height, width = grey.shape
+    target = CARD_MM[0] / CARD_MM[1]
+    scored = []
+    for mask in masks:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if area < 0.002 * height * width or area > 0.5 * height * width:
+                continue
+            x, y, w_box, h_box = cv2.boundingRect(contour)
+            if x <= 1 or y <= 1 or x + w_box >= width - 1 or y + h_box >= height - 1:
+                continue  # a whole card lies inside the picture
+            (_, _), (w, h), _ = cv2.minAreaRect(contour)
+            if min(w, h) <= 0:
+                continue
+            aspect, fill = min(w, h) / max(w, h), area / (w * h)
+            if abs(aspect - target) > 0.15 or fill < 0.8:
+                continue
+            scored.append((area * fill * (1 - 3 * abs(aspect - target)), contour))
+    scored.sort(key=lambda item: -item[0])
+    return [refine_corners(image, _quad_corners(contour.reshape(-1, 2).astype(np.float64)), reach=5.0)
+            for _, contour in scored[:keep]]
+
+
+def _quad_corners(points: np.ndarray) -> np.ndarray:
+    """Four corners of a (rounded) quadrilateral outline: lines fitted to the middle of each side."""
+    hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
+    box = cv2.boxPoints(cv2.minAreaRect(hull))
+    approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    rough = upright_corners(approx.astype(np.float64) if len(approx) == 4 else box.astype(np.float64))
+    lines = []
+    for i in range(4):
+        a, b = rough[i], rough[(i + 1) % 4]
+        side = b - a
+        length = np.linalg.norm(side)
+        t = ((points - a) @ side) / max(length ** 2, 1e-9)
+        normal = np.array([-side[1], side[0]]) / max(length, 1e-9)
+        near = (t > 0.2) & (t < 0.8) & (np.abs((points - a) @ normal) < 0.08 * length + 2)
+        chosen = points[near] if np.count_nonzero(near) >= 5 else np.array([a, b])
+        vx, vy, x0, y0 = cv2.fitLine(chosen.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    corners = _crossings(lines)
+    return rough if corners is None else corners
+
+
+def _crossings(lines) -> np.ndarray | None:
+    """Corner i where side i - 1 meets side i; lines are (point, direction) pairs."""
+    corners = []
+    for i in range(4):
+        (p, d), (q, e) = lines[i - 1], lines[i]
+        matrix = np.array([d, -e]).T
+        if abs(np.linalg.det(matrix)) < 1e-6:
+            return None
+        along, _ = np.linalg.solve(matrix, q - p)
+        corners.append(p + along * d)
+    return np.array(corners)
+
+
+def refine_corners(image: np.ndarray, corners, reach: float = 3.0, samples: int = 14) -> np.ndarray:
+    """Corners moved onto the card's outline; without a clear edge on every side they
+    stay where they were.
+
+    Along each side the change of whiteness (the smallest channel: card stock stands
+    out from a wooden or coloured table in it even where its brightness is the table's)
+    across it is measured at a few places within ``reach`` pixels. The card's edge is
+    the strong change, of the way most places agree on (card lighter or darker than the
+    table), that runs along the whole side: the outermost such, as a printed frame or a
+    colour fill's rim runs along the edge further in. A line through those points per
+    side, neighbouring lines crossed, give the corners."""
+    rough = upright_corners(corners)
+    grey = cv2.GaussianBlur(image.min(axis=2).astype(np.float32), (3, 3), 0)
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    centre = rough.mean(axis=0)
+    offsets = np.arange(-reach, reach + 0.01, 0.5)
+    lines = []
+    for i in range(4):
+        a, b = rough[i], rough[(i + 1) % 4]
+        along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        normal = np.array([-along[1], along[0]])
+        if (centre - a) @ normal > 0:
+            normal = -normal  # pointing out of the card
+        bases = a + np.linspace(0.15, 0.85, samples)[:, None] * (b - a)
+        points = bases[:, None, :] + offsets[None, :, None] * normal  # (samples, offsets, 2)
+        map_x, map_y = points[..., 0].astype(np.float32), points[..., 1].astype(np.float32)
+        dx = cv2.remap(gx, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        dy = cv2.remap(gy, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        signed = dx * normal[0] + dy * normal[1]
+        best = None
+        for sign in (1.0, -1.0):
+            response = sign * signed
+            left = np.pad(response[:, :-1], ((0, 0), (1, 0)), constant_values=np.inf)
+            right = np.pad(response[:, 1:], ((0, 0), (0, 1)), constant_values=np.inf)
+            is_peak = (response >= np.maximum(0.3 * response.max(axis=1, keepdims=True), 8.0)) & \
+                (response >= left) & (response >= right)
+            is_peak[:, [0, -1]] = False
+            near = is_peak.copy()
+            for step in (1, 2):  # a peak within 1 px counts as the same edge
+                near[:, step:] |= is_peak[:, :-step]
+                near[:, :-step] |= is_peak[:, step:]
+            consistent = np.flatnonzero(near.sum(axis=0) >= samples * 3 // 4)
+            if len(consistent) and (best is None or offsets[consistent.max()] > best[0]):
+                best = (offsets[consistent.max()], response, [np.flatnonzero(row) for row in is_peak])
+        if best is None:
+            return rough
+        mode, response, peaks = best
+        found = []
+        for row, base, candidates in zip(response, bases, peaks):
+            if not len(candidates):
+                continue
+            k = int(candidates[np.abs(offsets[candidates] - mode).argmin()])
+            if abs(offsets[k] - mode) > 1.5:
+                continue
+            found.append(base + (offsets[k] + 0.5 * peak_shift(row, k)) * normal)
+        if len(found) < samples * 3 // 4:
+            return rough
+        vx, vy, x0, y0 = cv2.fitLine(np.float32(found), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    refined = _crossings(lines)
+    if refined is None or np.abs(refined - rough).max() > 2 * reach:
+        return rough
+    return refined
