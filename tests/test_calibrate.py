@@ -70,11 +70,21 @@ def test_the_23_pictures_teach_all_numbers_and_colours(calibrated, grid):
     assert not report.inverse and profile.learned_from["full_colours"] == ["R"]
     text = report.text()
     assert "1-20 (20 of 20)" in text and "R, Y, G, B" in text and "23 of 23 right" in text
-    # and then every card of the deck reads right
+    # and then every card of the deck reads right, and as a whole card: no ink where the deck prints nothing
     reader = CardReader(profile)
     for picture in grid:
         for card, polygon in zip(picture.cards, picture.polygons):
-            assert reader.read_card(picture.image, polygon).card is card
+            reading = reader.read_card(picture.image, polygon)
+            assert reading.card is card and reading.stray_ink <= profile.thresholds["max_stray_ink"]
+
+
+def test_calibration_learns_where_the_deck_prints(calibrated):
+    _, profile, _ = calibrated
+    face = profile.face_print  # 1 px per mm: rows are millimetres down, columns across
+    assert face.shape == (91, 59)
+    assert face[10, 8] == 255 and face[91 - 10, 59 - 8] == 255  # the corner indices, top left and bottom right
+    assert face[45, 29] == 255  # the numeral
+    assert face[12, 29] == 0 and face[91 - 12, 29] == 0  # between the indices the reference deck is bare
 
 
 def test_a_calibrated_profile_saves_and_loads(calibrated, tmp_path):

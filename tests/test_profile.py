@@ -12,8 +12,8 @@ import pytest
 
 from companion.cards import DECK, Colour
 from companion.vision.evaluate_read import NEUTRAL_LIGHT, table
-from companion.vision.profile import (FORMAT_VERSION, Layout, Profile, ProfileError, _shipped_profile_dir,
-                                      default_profile, template_name)
+from companion.vision.profile import (FACE_PRINT_FILE, FORMAT_VERSION, Layout, Profile, ProfileError,
+                                      _shipped_profile_dir, default_profile, template_name)
 from companion.vision.read import CardReader
 
 
@@ -63,7 +63,9 @@ def test_save_and_load_give_the_same_profile(shipped, folder):
     for colour in shipped.colours:
         assert np.allclose(loaded.inks[colour], shipped.inks[colour], atol=1e-5)
     assert np.allclose(loaded.colour_covariance, shipped.colour_covariance, atol=1e-6)
-    assert sorted(p.name for p in folder.iterdir()) == [template_name(n) for n in range(1, 21)] + ["profile.json"]
+    assert np.array_equal(loaded.face_print, shipped.face_print)
+    assert sorted(p.name for p in folder.iterdir()) == ([FACE_PRINT_FILE] + [template_name(n) for n in range(1, 21)]
+                                                        + ["profile.json"])
 
 
 def test_saving_over_a_profile_removes_its_old_templates(shipped, folder):
@@ -73,6 +75,18 @@ def test_saving_over_a_profile_removes_its_old_templates(shipped, folder):
     partial.save(folder)
     assert sorted(p.name for p in folder.glob("*.png")) == [template_name(n) for n in (1, 2, 3)]
     assert Profile.load(folder).numbers == (1, 2, 3)
+
+
+def test_a_profile_calibrated_before_the_face_print_existed_still_reads(shipped, folder):
+    _edit_json(folder, lambda d: d.pop("face_print"))
+    (folder / FACE_PRINT_FILE).unlink()
+    older = Profile.load(folder)
+    assert older.face_print is None
+    picture = table("reference", 0, "wood").pictures(DECK[::9], NEUTRAL_LIGHT)[0]
+    reader = CardReader(older)
+    for card, polygon in zip(picture.cards, picture.polygons):
+        reading = reader.read_card(picture.image, polygon)
+        assert reading.card is card and reading.stray_ink == 0.0  # nothing to compare with: no stray ink
 
 
 # --------------------------------------------------------------------- broken folders
@@ -118,6 +132,19 @@ def test_a_template_of_the_wrong_size(folder, shipped):
     h, w = shipped.layout.template_shape()
     cv2.imwrite(str(folder / template_name(3)), np.zeros((h + 2, w), np.uint8))
     with pytest.raises(ProfileError, match=r"numeral_03\.png: wrong template size"):
+        Profile.load(folder)
+
+
+def test_a_face_print_of_the_wrong_size(folder, shipped):
+    cv2.imwrite(str(folder / FACE_PRINT_FILE), shipped.face_print[:-4])
+    with pytest.raises(ProfileError, match=r"face_print\.png: wrong image size 59 x 87, the card at matching scale "
+                                           r"needs 59 x 91"):
+        Profile.load(folder)
+
+
+def test_a_missing_face_print(folder):
+    (folder / FACE_PRINT_FILE).unlink()
+    with pytest.raises(ProfileError, match=r"face_print\.png: missing image"):
         Profile.load(folder)
 
 

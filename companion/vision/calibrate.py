@@ -229,7 +229,8 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
                     "pictures_per_colour": {c.letter: len(by_colour[c]) for c in COLOURS},
                     "full_colours": [c.letter for c in full], "date": date.today().isoformat()}
     profile = Profile(deck=deck_name, inverse=inverse, layout=layout, inks=inks, colour_covariance=covariance,
-                      templates=templates, inks_lab=inks_lab, learned_from=learned_from, warnings=list(warnings))
+                      templates=templates, inks_lab=inks_lab, learned_from=learned_from, warnings=list(warnings),
+                      face_print=numerals.face_print(pictures, layout))
     reader = CardReader(profile)
     misread = []
     for p in pictures:

@@ -6,7 +6,9 @@ on objects with ``card``, ``name``, ``glyph``, ``turned`` and ``turn_evidence``.
 order: :func:`normalise` centres each card's digits (undoing small errors of the
 outline found), :func:`learn_box` finds the numeral box all numbers fit in,
 :func:`orient` decides which way up each card lies, and :func:`templates` makes each
-number's template from its pictures.
+number's template from its pictures; :func:`face_print` marks where else the deck prints
+(corner indices, frames), so the reader can tell a whole card from an outline spanning
+two.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import cv2
 import numpy as np
 
 from .digits import font_likeness, ncc
-from .profile import CARD_MM, Layout
+from .profile import CARD_MM, DEFAULT_THRESHOLDS, Layout
+from .read import STRAY_INK
 
 _BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
 
@@ -197,3 +200,20 @@ def templates(pictures, layout: Layout, warnings: list[str]) -> dict[int, np.nda
         mean = np.median(np.stack(stack), axis=0) if len(stack) >= 3 else np.mean(np.stack(stack), axis=0)
         templates[number] = np.round(np.clip(mean, 0.0, 1.0) * 255).astype(np.uint8)
     return templates
+
+
+def face_print(pictures, layout: Layout) -> np.ndarray:
+    """Where the deck prints on its faces (uint8 at matching scale, 255: print): every place
+    any picture shows ink, either way up, widened by a millimetre (outlines a little
+    off), and the numeral box (whatever the number)."""
+    s = layout.match_px_per_mm
+    blur = DEFAULT_THRESHOLDS["match_blur_px"]
+    seen = np.zeros(pictures[0].glyph.shape, bool)
+    for p in pictures:
+        seen |= cv2.GaussianBlur(p.glyph, (0, 0), blur) > STRAY_INK
+    seen |= seen[::-1, ::-1]
+    reach = max(1, round(s))
+    printed = cv2.dilate(seen.astype(np.uint8) * 255, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    x0, y0, x1, y1 = layout.box_px()
+    printed[y0:y1, x0:x1] = 255
+    return printed

@@ -17,7 +17,9 @@ candidate at a time, those its checks reject too, and the numeral decides:
    are not looked at;
 3. of overlapping outlines the one read with the best numeral match wins; outlines
    read as nothing come after those read as a card; a numeral matched less than
-   ``TRUSTED_MATCH`` is reported unknown.
+   ``TRUSTED_MATCH``, or a face showing ink where the deck prints nothing (more than the
+   profile's ``max_stray_ink``: the outline spans two cards of a fanned row, or a hand
+   lies on the card), is reported unknown.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ class TableReader:
         self.area = PlayArea()
         self.finder = CardFinder(occlusion_only=True)
         self.reader = CardReader(self.profile)
+        self.max_stray_ink = self.profile.thresholds["max_stray_ink"]
 
     def read(self, frame: np.ndarray) -> TableReading:
         view = self.area.update(frame)
@@ -88,16 +91,20 @@ class TableReader:
                 reading = self.reader.read_card(frame, corners)
             elif found.score is None:
                 continue
-            if reading.card is not None and reading.match >= TRUSTED_MATCH:
+            if self._trusted(reading):
                 settled.append(corners)
             readings.append((reading, corners, found.score or 0.0))
-        return TableReading(view.found, tuple(_one_per_card(readings)))
+        return TableReading(view.found, tuple(_one_per_card(readings, self._trusted)))
+
+    def _trusted(self, reading: CardReading) -> bool:
+        """Read as a whole card: a numeral that matches well on a face clean where the deck prints nothing."""
+        return reading.card is not None and reading.match >= TRUSTED_MATCH and reading.stray_ink <= self.max_stray_ink
 
 
-def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]]) -> list[SeenCard]:
-    """Of overlapping outlines the best read one: read as a card before not, then by how
-    well the numeral matched, then by the outline's support."""
-    ranked = sorted(readings, key=lambda r: (r[0].card is not None, r[0].match, r[2]), reverse=True)
+def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]], trusted) -> list[SeenCard]:
+    """Of overlapping outlines the best read one: read as a whole card first, then read as
+    a card, then by how well the numeral matched, then by the outline's support."""
+    ranked = sorted(readings, key=lambda r: (trusted(r[0]), r[0].card is not None, r[0].match, r[2]), reverse=True)
     kept: list[np.ndarray] = []
     seen = []
     for reading, corners, _ in ranked:
@@ -107,8 +114,8 @@ def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]]) -> list
             continue
         kept.append(polygon)
         outline = corners if reading.corners is None else reading.corners
-        if reading.match >= TRUSTED_MATCH:
+        if trusted(reading):
             seen.append(SeenCard(reading.card, reading.confidence, np.asarray(outline, float)))
         else:  # unknown, and as unsure as its numeral's match says
-            seen.append(SeenCard(None, min(reading.confidence, reading.match), np.asarray(outline, float)))
+            seen.append(SeenCard(None, max(0.0, min(reading.confidence, reading.match)), np.asarray(outline, float)))
     return seen

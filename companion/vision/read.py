@@ -39,6 +39,7 @@ About 0.5 ms per card on one core (see ``evaluate_read.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -52,6 +53,8 @@ from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 
 DEFAULT_PX_PER_MM = 2.0
 WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off
+STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline slightly off: not stray
+STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
 _ONES = np.ones((1, 3), np.float32)
 _CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
@@ -164,6 +167,7 @@ class Measurement:
     contrast: float  # distance of the foreground from the background, in normalised RGB
     foreground_share: float  # share of the card's inner pixels that are foreground
     clipped: np.ndarray  # (R, G, B) bools: the paper saturates the sensor there, so the ink's ratio is off
+    background: np.ndarray | None = None  # BGR of the card's typical background in the picture (0–255)
 
 
 def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.ndarray:
@@ -198,25 +202,50 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -
     # (card - (field - divisor)) / divisor, with OpenCV's element-wise operations
     normalised = cv2.divide(cv2.add(cv2.subtract(card, field, dtype=cv2.CV_32F), divisor), divisor)
     inner = normalised[margin_px:h - margin_px, margin_px:w - margin_px]
-    offset = cv2.subtract(inner, (1.0, 1.0, 1.0, 0.0))
+    foreground, distance, far = _strongest(inner.reshape(-1, 3), 0.985)
+    share = float(np.count_nonzero(distance >= 0.3 * far)) / distance.size
+    ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, typical, inverse)
+    return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical)
+
+
+def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse: bool) -> Measurement:
+    """The measurement with its ink taken only from the pixels at ``rows``, ``cols``: the
+    numeral's own strokes, once the number is known. The card's strongest colour may be
+    something else: the table beside an outline that reaches over the card's edge, a
+    shadow, a hand."""
+    h, w = measurement.normalised.shape[:2]
+    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
+    pixels = measurement.normalised[rows[inside], cols[inside]]
+    if len(pixels) < 4 or measurement.background is None:
+        return measurement
+    foreground, _, _ = _strongest(pixels, 0.9)
+    return dataclasses.replace(measurement, foreground=foreground,
+                               **dict(zip(("ink", "absorption", "chroma", "strength", "contrast", "clipped"),
+                                          _ink_fields(foreground, measurement.background, inverse))))
+
+
+def _strongest(pixels: np.ndarray, quantile: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """The median colour of the pixels (N × 3, normalised) that lie furthest from the
+    background (at least 0.6 times the ``quantile``'s distance), their squared distances
+    and that distance."""
+    offset = cv2.subtract(np.ascontiguousarray(pixels, np.float32).reshape(-1, 1, 3), (1.0, 1.0, 1.0, 0.0))
     distance = cv2.transform(cv2.multiply(offset, offset), _ONES).ravel()
-    k = int(0.985 * (distance.size - 1))
+    k = int(quantile * (distance.size - 1))
     far = float(np.partition(distance, k)[k])
     strongest = distance >= 0.6 * far
     if far <= 1e-6 or not strongest.any():
-        foreground = np.ones(3, np.float32)
-    else:
-        chosen = inner.reshape(-1, 3)[strongest]
-        foreground = np.partition(chosen, len(chosen) // 2, axis=0)[len(chosen) // 2].astype(np.float32)
+        return np.ones(3, np.float32), distance, far
+    chosen = pixels.reshape(-1, 3)[strongest]
+    return np.partition(chosen, len(chosen) // 2, axis=0)[len(chosen) // 2].astype(np.float32), distance, far
+
+
+def _ink_fields(foreground: np.ndarray, typical: np.ndarray, inverse: bool) -> tuple:
+    """(ink, absorption, chroma, strength, contrast, clipped) of a foreground colour."""
     ink = 1.0 / np.maximum(foreground, 1e-3) if inverse else foreground
     absorption = 1.0 - ink[::-1].astype(np.float64)
-    strength = float(np.linalg.norm(absorption))
-    contrast = float(np.linalg.norm(foreground - 1.0))
-    share = float(np.count_nonzero(distance >= 0.3 * far)) / distance.size
     paper = typical * foreground if inverse else typical
-    clipped = paper[::-1] >= _CLIPPED
-    return Measurement(normalised, foreground, ink, absorption, chromaticity(absorption), strength, contrast,
-                       share, clipped)
+    return (ink, absorption, chromaticity(absorption), float(np.linalg.norm(absorption)),
+            float(np.linalg.norm(foreground - 1.0)), paper[::-1] >= _CLIPPED)
 
 
 _OPPONENT = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[np.sqrt(2)], [np.sqrt(6)]])
@@ -254,6 +283,28 @@ def glyph_map(measurement: Measurement, box: tuple[int, int, int, int] | None = 
     return cv2.transform(image - np.float32(1.0), weights)
 
 
+def blank_face(face_print: np.ndarray, margin_px: int) -> np.ndarray:
+    """Where a card of this deck shows bare paper either way up (bool, matching scale),
+    leaving out the outer ``margin_px``."""
+    blank = (face_print < 128) & (face_print[::-1, ::-1] < 128)
+    edge = np.zeros_like(blank)
+    edge[margin_px:blank.shape[0] - margin_px, margin_px:blank.shape[1] - margin_px] = True
+    return blank & edge
+
+
+def stray_ink(measurement: Measurement, blank: np.ndarray, blur: float) -> float:
+    """The share of ``blank`` (see :func:`blank_face`) that shows ink on this card. A whole
+    card of the deck shows none there; an outline across a fanned row shows the next
+    card's corner index or a piece of its numeral, and a hand or another card lying on
+    the card shows up too."""
+    if not blank.any():
+        return 0.0
+    glyphs = glyph_map(measurement)
+    if blur > 0:
+        glyphs = cv2.GaussianBlur(glyphs, (0, 0), blur)
+    return float(np.count_nonzero((glyphs > STRAY_INK) & blank)) / float(np.count_nonzero(blank))
+
+
 # --- reading ------------------------------------------------------------------------------
 
 
@@ -277,6 +328,7 @@ class CardReading:
     number_confidence: float = 0.0
     match: float = 0.0  # the numeral's correlation with its template: highest where the outline is right
     shift: np.ndarray | None = None  # (x, y) frame pixels: where the numeral lies off its place on this outline
+    stray_ink: float = 0.0  # share of the face where the deck prints nothing that shows ink (see ``stray_ink``)
 
 
 def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
@@ -337,6 +389,11 @@ class CardReader:
         self._ink_saturation = np.maximum(np.hypot(inks[:, 0], inks[:, 1]), 1e-3)
         self._ink_polar = np.stack([np.arctan2(inks[:, 1], inks[:, 0]), np.log(self._ink_saturation)], axis=1)
         self._covariance = profile.colour_covariance
+        # where each numeral has its strokes (rows, columns in the numeral box), upright and turned
+        self._strokes = [np.nonzero(profile.templates[number][::step, ::step] >= 128)
+                         for step in (1, -1) for number in self.numbers]
+        self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
+            STRAY_MARGIN_MM * layout.match_px_per_mm))
 
     def measure(self, frame: np.ndarray, corners) -> tuple[np.ndarray, Measurement]:
         """The card's corners in upright order and its measurement at matching scale."""
@@ -431,8 +488,10 @@ class CardReader:
                 and t["min_strength"] <= m.strength <= t["max_strength"]):
             wider = self._read(m, ordered, *self.number_scores(m, self.wide_search, step=2))
             if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
-                return wider
-        return reading
+                reading = wider
+        if self._blank is None:
+            return reading
+        return dataclasses.replace(reading, stray_ink=stray_ink(m, self._blank, self.blur))
 
     def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray) -> CardReading:
         t = self._t
@@ -454,6 +513,9 @@ class CardReader:
         number_conf = _sigmoid(t["number_scale"] * (margin - t["number_offset"]))
         number_conf *= _sigmoid(t["score_scale"] * (float(best[first]) - t["min_score"]))
 
+        dx, dy = offsets[int(turned), first].astype(int)
+        rows, cols = self._strokes[int(turned) * len(self.numbers) + first]
+        m = ink_on(m, rows + self.box[1] + dy, cols + self.box[0] + dx, self.profile.inverse)
         distances, logdets = self.colour_distances(m)
         logits = -0.5 * (t["colour_scale"] * distances ** 2 + logdets)
         c = int(np.argmax(logits))
