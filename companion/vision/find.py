@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -62,7 +63,7 @@ class FoundCard:
     corners_view: np.ndarray  # (4, 2) float, view pixels
     corners_frame: np.ndarray  # (4, 2) float, frame pixels
     score: float | None  # 0–1, how well the outline and the inside are supported; None: rejected
-    evidence: dict = field(default_factory=dict, compare=False, repr=False)
+    evidence: Mapping = field(default_factory=dict, compare=False, repr=False)  # see ``_Evidence``
 
 
 # --- settings -----------------------------------------------------------------------------
@@ -109,6 +110,8 @@ VERDICT = {
     "turned_three_sides": 0.2,
     "mismatch_three_sides": 0.6,
 }
+
+_UNJUDGED = object()  # a refinement result whose verdict has not been asked for yet
 
 WHOLE_FRAME_HEIGHT_MM = 560.0  # without a mapping: a frame this tall (mm) is the middle guess
 WHOLE_FRAME_SCALES = tuple(0.7 * 1.1 ** k for k in range(9))  # 0.7 … 1.5 times that
@@ -277,16 +280,25 @@ class CardFinder:
         """The card pose near a candidate (fine pixels): refined from two starting angles
         (a wrong start can settle on the card below or on a neighbour's edge), the one
         with the better evidence wins. (pose (x, y, angle), score or None, evidence)."""
-        best = None
+        best, best_score = None, None
         for start in START_TURNS_DEG:
             result = self._refine_from(fine, cx, cy, theta + math.radians(start))
-            if result is not None and (best is None or _quality(result[2]) > _quality(best[2])):
-                best = result
-            if best is not None and best[1] is not None and _quality(best[2]) >= CONVINCING:
-                break
-        return best
+            if result is not None and (best is None or _quality(result[1]) > _quality(best[1])):
+                best, best_score = result, _UNJUDGED
+            # the verdict (its line search is the costliest check) only where it decides something
+            if best is not None and _quality(best[1]) >= CONVINCING:
+                if best_score is _UNJUDGED:
+                    best_score = _verdict(best[1], self.occlusion_only)
+                if best_score is not None:
+                    break
+        if best is None:
+            return None
+        if best_score is _UNJUDGED:
+            best_score = _verdict(best[1], self.occlusion_only)
+        return best[0], best_score, best[1]
 
     def _refine_from(self, fine, cx, cy, theta):
+        """(pose, evidence) refined from one start, None when no pair of sides is found."""
         w, h = self.card_mm[0] * FINE_PX_PER_MM, self.card_mm[1] * FINE_PX_PER_MM
         reach = int(REACH_MM * FINE_PX_PER_MM)
         for span_deg, band, steps in REFINE_STAGES:
@@ -304,8 +316,7 @@ class CardFinder:
         cx, cy = _moved(cx, cy, theta, *patch.fine_offsets())
         if abs(math.degrees(theta)) > MAX_ANGLE_DEG + 5:
             return None
-        evidence = patch.evidence()
-        return (cx, cy, theta), _verdict(evidence, self.occlusion_only), evidence
+        return (cx, cy, theta), patch.evidence()
 
     # --- without a mapping -------------------------------------------------------------------
 
@@ -402,9 +413,16 @@ class _Patch:
         self.along_h = slice(reach + end, cols - reach - end)  # columns used for the top and bottom
         self.thin_u = _thin(self.gu[self.along_v], self.edge_t)  # rows × columns
         self.thin_v = _thin(np.ascontiguousarray(self.gv[:, self.along_h].T), self.edge_t)  # columns × rows
-        colour_f = colour.astype(np.float32)
-        self.profile_u = cv2.reduce(colour_f[self.along_v], 0, cv2.REDUCE_AVG)[0]  # columns × 3
-        self.profile_v = cv2.reduce(colour_f[:, self.along_h], 1, cv2.REDUCE_AVG)[:, 0]  # rows × 3
+
+    # the mean colour across the card, per column and per row (the border's look): only the
+    # side search and the border check need them, not every patch
+    @functools.cached_property
+    def profile_u(self) -> np.ndarray:
+        return cv2.reduce(self.colour[self.along_v].astype(np.float32), 0, cv2.REDUCE_AVG)[0]  # columns × 3
+
+    @functools.cached_property
+    def profile_v(self) -> np.ndarray:
+        return cv2.reduce(self.colour[:, self.along_h].astype(np.float32), 1, cv2.REDUCE_AVG)[:, 0]  # rows × 3
 
     @classmethod
     def cut(cls, image, cx, cy, theta, w, h, reach) -> "_Patch":
@@ -477,8 +495,9 @@ class _Patch:
         """Sub-pixel offsets from the median edge position along each side (sides with few
         edge points, or more than 1.5 px off, are left out)."""
         r = self.reach
+        sides = self.sides(((r, r + self.w), (r, r + self.h)))
         out = []
-        for left, right in (self.sides(((r, r + self.w), (r, r + self.h)))[:2], self.sides(((r, r + self.w), (r, r + self.h)))[2:]):
+        for left, right in (sides[:2], sides[2:]):
             shifts = []
             for thin, magnitude, _, position in (left, right):
                 found = _side_positions(thin, magnitude, position)
@@ -488,20 +507,37 @@ class _Patch:
             out.append(float(np.mean(shifts)) if shifts else 0.0)
         return out[0], out[1]
 
-    def evidence(self) -> dict:
-        """What the outline and the inside of the card at the patch centre show."""
+    def evidence(self) -> "_Evidence":
+        """What the outline and the inside of the card at the patch centre show (each item
+        measured when first asked for)."""
+        return _Evidence(self)
+
+    @functools.cached_property
+    def _cover_u(self) -> np.ndarray:
+        return _coverage(self.thin_u)
+
+    def sides_seen(self) -> tuple[float, float, float, float]:
+        """The share of the left, right, top and bottom side on an edge."""
         r, wi, hi = self.reach, int(round(self.w)), int(round(self.h))
-        cover_u, cover_v = _coverage(self.thin_u), _coverage(self.thin_v)
+        cover_u, cover_v = self._cover_u, _coverage(self.thin_v)
+        return float(cover_u[r]), float(cover_u[r + wi]), float(cover_v[r]), float(cover_v[r + hi])
+
+    def crossing(self) -> tuple[float, float]:
+        """The largest share of the inside's height (and width) one straight edge parallel
+        to the sides covers."""
+        r, wi, hi = self.reach, int(round(self.w)), int(round(self.h))
         inner = int(8 * FINE_PX_PER_MM)
         # across the short way numerals are wide: count edges along the whole width
         cover_across = _coverage(_thin(np.ascontiguousarray(self.gv[:, r:r + wi + 1].T), self.edge_t))
+        return float(self._cover_u[r + inner:r + wi - inner].max()), float(cover_across[r + inner:r + hi - inner].max())
+
+    def border_mismatch(self) -> float:
+        """How much the border just inside the sides differs along the width and the height."""
+        r, wi, hi = self.reach, int(round(self.w)), int(round(self.h))
         depth = int(RIM_MM * FINE_PX_PER_MM)
         along_width, _ = _inward(self.profile_u, r, r + wi, depth)
         along_height, _ = _inward(self.profile_v, r, r + hi, depth)
-        return {"sides": (float(cover_u[r]), float(cover_u[r + wi]), float(cover_v[r]), float(cover_v[r + hi])),
-                "crossing": (float(cover_u[r + inner:r + wi - inner].max()), float(cover_across[r + inner:r + hi - inner].max())),
-                "mismatch": float(np.abs(along_width - along_height).mean() / _scale(along_width, along_height)),
-                "turned": self.turned_likeness(), "paper": self.paper_share(), "oblique": self.oblique_crossing()}
+        return float(np.abs(along_width - along_height).mean() / _scale(along_width, along_height))
 
     def oblique_crossing(self) -> float:
         """The largest share of a straight line across the inside, at any angle, that lies
@@ -557,6 +593,34 @@ class _Patch:
         a, b = a - a.mean(), b - b.mean()
         denominator = math.sqrt(float(np.dot(a, a)) * float(np.dot(b, b)))
         return float(np.dot(a, b) / denominator) if denominator > 1e-6 else 0.0
+
+
+class _Evidence(Mapping):
+    """A patch's evidence (``sides``, ``crossing``, ``mismatch``, ``turned``, ``paper``,
+    ``oblique``), each measured on first access and kept: choosing between two starts
+    needs only the sides and the turned likeness, a crossing edge rejects an outline
+    before the line search runs, and an ``occlusion_only`` verdict never looks at the
+    border mismatch or the paper."""
+
+    def __init__(self, patch: _Patch):
+        self._measures = {"sides": patch.sides_seen, "crossing": patch.crossing, "mismatch": patch.border_mismatch,
+                          "turned": patch.turned_likeness, "paper": patch.paper_share,
+                          "oblique": patch.oblique_crossing}
+        self._values: dict = {}
+
+    def __getitem__(self, key: str):
+        if key not in self._values:
+            self._values[key] = self._measures[key]()
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._measures)
+
+    def __len__(self) -> int:
+        return len(self._measures)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -658,19 +722,19 @@ def _side_positions(thin_rows, magnitude, position, window=1, keep_rows=False):
     return (rows.astype(np.float64), positions) if keep_rows else positions
 
 
-def _quality(evidence: dict) -> float:
+def _quality(evidence: Mapping) -> float:
     return sum(evidence["sides"]) + 2 * evidence["turned"]
 
 
-def _verdict(evidence: dict, occlusion_only: bool = False) -> float | None:
+def _verdict(evidence: Mapping, occlusion_only: bool = False) -> float | None:
     """A score (0–1) when the evidence shows a whole card, else None. ``occlusion_only``:
     only another card lying across this one rejects it (for a reader that checks every
     outline by its numeral, see ``CardFinder``)."""
     sides = sorted(evidence["sides"])
     crossing_u, crossing_v = evidence["crossing"]
-    if evidence["oblique"] > VERDICT["oblique"]:
-        return None
     if crossing_u > VERDICT["crossing_u"] or crossing_v > VERDICT["crossing_v"]:
+        return None
+    if evidence["oblique"] > VERDICT["oblique"]:  # after the cheap check above: it runs a line search
         return None
     score = float(min(1.0, 0.25 * sum(sides) * (0.75 + 0.25 * max(0.0, evidence["turned"]))))
     if occlusion_only:
