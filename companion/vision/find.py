@@ -462,27 +462,37 @@ class _Patch:
         # right sides and v = v0 + t tan(d) along its top and bottom
         for thin, positions, t_offset, sign in ((self.thin_u, sides[0], self.along_v.start - (rows - 1) / 2, 1.0),
                                                 (self.thin_v, sides[1], self.along_h.start - (cols - 1) / 2, -1.0)):
-            near = np.zeros(thin.shape[1], bool)
+            width = thin.shape[1]
+            near = np.zeros(width, bool)
             for position in positions:
                 near[max(0, int(round(position)) - band):int(round(position)) + band + 1] = True
-            r, c = np.nonzero(thin * near)
+            columns = np.flatnonzero(near)
+            r, j = np.nonzero(thin[:, columns])  # row by row, as over the whole patch
             if len(r) < 20:
                 continue
+            c = columns[j]
             weight = thin[r, c]
             if len(r) > TURN_POINTS:
                 strongest = np.argpartition(-weight, TURN_POINTS)[:TURN_POINTS]
                 r, c, weight = r[strongest], c[strongest], weight[strongest]
-            weight = np.minimum(weight, 4 * EDGE_T)
-            width = thin.shape[1]
-            moved = np.clip(c[None, :] + (sign * (r + t_offset))[None, :] * turns[:, None], 0, width - 1.001)
+            weight = np.minimum(weight, 4 * EDGE_T).astype(np.float64)
+            # every trial turn at once (steps × points), worked in place: these arrays are
+            # the refinement's largest
+            moved = np.multiply.outer(turns, sign * (r + t_offset))
+            moved += c
+            np.clip(moved, 0, width - 1.001, out=moved)
             low = np.floor(moved)
-            upper = moved - low  # linear binning: no jagged steps from rounding
-            index = low.astype(np.int64) + (np.arange(steps) * width)[:, None]
-            weights = np.broadcast_to(weight, index.shape)
-            bins = np.bincount(index.ravel(), weights=(weights * (1 - upper)).ravel(), minlength=steps * width)
-            bins += np.bincount((index + 1).ravel(), weights=(weights * upper).ravel(), minlength=steps * width + 1)[:-1]
+            upper = np.subtract(moved, low, out=moved)  # linear binning: no jagged steps from rounding
+            index = low.astype(np.int64)
+            index += (np.arange(steps) * width)[:, None]
+            lower_weight = np.subtract(1, upper, out=low)
+            lower_weight *= weight
+            upper *= weight
+            bins = np.bincount(index.ravel(), weights=lower_weight.ravel(), minlength=steps * width)
+            index += 1
+            bins += np.bincount(index.ravel(), weights=upper.ravel(), minlength=steps * width + 1)[:-1]
             bins = bins.reshape(steps, width)
-            sharpness += (bins * bins).sum(axis=1)
+            sharpness += np.einsum("ij,ij->i", bins, bins)
         best = int(np.argmax(sharpness))
         fraction = 0.0
         if 0 < best < steps - 1:
@@ -696,10 +706,15 @@ def _pair_search(cover: np.ndarray, profile: np.ndarray, length: float, reach: i
     ends = starts + span
     steps = np.arange(1, depth + 1)
     first, second = profile[starts[:, None] + steps], profile[ends[:, None] - steps]  # offsets × depth × 3
-    first = first - first.mean(axis=1, keepdims=True)
-    second = second - second.mean(axis=1, keepdims=True)
-    scale = np.maximum(8.0, np.abs(first).mean(axis=(1, 2)) + np.abs(second).mean(axis=(1, 2)))
-    mismatch = np.abs(first - second).mean(axis=(1, 2)) / scale
+    # means as sums over counts (what ``mean`` computes), without its per-call overhead:
+    # this runs four times per refinement stage
+    first -= np.add.reduce(first, axis=1, keepdims=True) / depth
+    second -= np.add.reduce(second, axis=1, keepdims=True) / depth
+    count = depth * profile.shape[1]
+    scale = np.maximum(8.0, np.add.reduce(np.abs(first), axis=(1, 2)) / count
+                       + np.add.reduce(np.abs(second), axis=(1, 2)) / count)
+    first -= second
+    mismatch = np.add.reduce(np.abs(first), axis=(1, 2)) / count / scale
     value = np.minimum(cover[starts], 0.9) + np.minimum(cover[ends], 0.9) - mismatch / SYM_SCALE * 0.25
     return int(offsets[int(np.argmax(value))])
 
