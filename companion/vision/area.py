@@ -355,20 +355,19 @@ def _refine_square(grey: np.ndarray, box: np.ndarray) -> np.ndarray | None:
         samples = points[:, None, :] + steps[None, :, None] * normal
         values = cv2.remap(grey, samples[..., 0].astype(np.float32), samples[..., 1].astype(np.float32),
                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
-        edges = []
-        for point, profile in zip(points, values):
-            dark, light = profile[:3].mean(), profile[-3:].mean()
-            if light - dark < 20:
-                continue
-            above = np.nonzero(profile > (dark + light) / 2)[0]
-            if not len(above) or above[0] == 0:
-                continue
-            i = above[0]
-            fraction = ((dark + light) / 2 - profile[i - 1]) / max(profile[i] - profile[i - 1], 1e-9)
-            edges.append(point + (steps[i - 1] + 0.5 * fraction) * normal)
+        # every sample point at once: where its profile first rises above halfway from
+        # the black level (first three samples) to the white level (last three)
+        dark, light = values[:, :3].mean(axis=1), values[:, -3:].mean(axis=1)
+        halfway = (dark + light) / 2
+        above = values > halfway[:, None]
+        first = above.argmax(axis=1)
+        usable = (light - dark >= 20) & above.any(axis=1) & (first > 0)
+        rows, i = np.nonzero(usable)[0], first[usable]
+        before, at = values[rows, i - 1], values[rows, i]
+        fraction = (halfway[rows] - before) / np.maximum(at - before, 1e-9)
+        edges = points[rows] + (steps[i - 1] + 0.5 * fraction)[:, None] * normal
         if len(edges) < _EDGE_SAMPLES // 2:
             return None
-        edges = np.array(edges)
         for _ in range(2):
             line = cv2.fitLine(edges.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel().astype(np.float64)
             offsets = np.abs((edges - line[2:]) @ np.array([line[1], -line[0]]))
