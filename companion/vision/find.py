@@ -406,7 +406,7 @@ class _Patch:
         self.gv = cv2.Sobel(grey, cv2.CV_32F, 0, 1, scale=0.25)
         # an edge must stand out of the noise and texture of this patch, not only exceed
         # a few grey levels (else a noisy cloth is edges everywhere)
-        self.edge_t = max(EDGE_T, NOISE_FACTOR * float(np.median(np.abs(self.gu[::3, ::3]))))
+        self.edge_t = max(EDGE_T, NOISE_FACTOR * _median(np.abs(self.gu[::3, ::3]).ravel()))
         rows, cols = grey.shape
         end = int(SIDE_END_MM * FINE_PX_PER_MM)
         self.along_v = slice(reach + end, rows - reach - end)  # rows used for the left and right sides
@@ -512,7 +512,7 @@ class _Patch:
             for thin, magnitude, _, position in (left, right):
                 found = _side_positions(thin, magnitude, position)
                 if found is not None and len(found) >= 0.4 * thin.shape[0]:
-                    shifts.append(float(np.median(found)) - position)
+                    shifts.append(_median(found) - position)
             shifts = [x for x in shifts if abs(x) <= 1.5]
             out.append(float(np.mean(shifts)) if shifts else 0.0)
         return out[0], out[1]
@@ -679,7 +679,17 @@ def _coverage(thin_rows: np.ndarray) -> np.ndarray:
     near = hit.copy()
     near[:, 1:] |= hit[:, :-1]
     near[:, :-1] |= hit[:, 1:]
-    return near.mean(axis=0)
+    return np.count_nonzero(near, axis=0) / near.shape[0]  # the mean, in whole numbers until the last step
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a flat array (the same value, without its generic machinery: the
+    refinement takes a few hundred medians per frame)."""
+    half = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, half)[half])
+    part = np.partition(values, (half - 1, half))
+    return float((part[half - 1] + part[half]) / 2)
 
 
 def _inward(profile: np.ndarray, start: int, end: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
