@@ -156,3 +156,18 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(scene, style):
     on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
     assert set(named) <= on_top
     assert len(set(named)) >= len(on_top) - 2
+
+
+@pytest.mark.parametrize("scene,card", [(12, "G5"), (156, "R6")])
+def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral(scene, card):
+    """A pile of frameless cards under motion blur (scene 12), a card turned at the end of
+    a fanned row (scene 156): the edges give no candidate outline there, the numeral on
+    the paper does (``seeds.py``). Scenes of ``elfer bench vision`` (seed 2026)."""
+    from companion.sim.datasets import render_scene
+
+    _, entry = render_scene(2026 * 100_000 + scene, style="condensed", surface="mat")
+    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    label = next(label for label in entry["cards"] if label["card"] == card)
+    assert label["visible_share"] >= 0.98
+    reading = TableReader(_calibrated("condensed")).read(frame)
+    assert card in _named_near(reading, label)

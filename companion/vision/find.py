@@ -173,6 +173,19 @@ class CardFinder:
             pose, score, evidence = refined
             yield self._found(view, _corners(pose, self.card_mm), fine_scale, score, evidence)
 
+    def outline_near(self, view: AreaView, x: float, y: float, theta: float) -> FoundCard | None:
+        """The outline the edges support best around a point of the fine view
+        (``FINE_PX_PER_MM``; a card at turn ``theta``), for a caller that has other
+        reasons to expect a card there (a numeral, see ``seeds.py``); None when the
+        edges give no outline. ``score`` None: the outline fails the verification."""
+        fine, fine_scale = view.resampled(FINE_PX_PER_MM)
+        refined = self._refine_from(fine, x, y, theta)  # one start: the paper region gave the turn
+        if refined is None:
+            return None
+        pose, evidence = refined
+        return self._found(view, _corners(pose, self.card_mm), fine_scale, _verdict(evidence, self.occlusion_only),
+                           evidence)
+
     def verify(self, view: AreaView, corners_frame: np.ndarray) -> float | None:
         """The score of a whole card with these corners (frame pixels), None when the
         outline does not show a whole card there (see step 3)."""

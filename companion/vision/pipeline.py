@@ -34,6 +34,8 @@ from .area import PlayArea
 from .find import CardFinder
 from .profile import Profile, default_profile
 from .read import CardReader, CardReading
+from .markers import MARKER_SIZE_MM, corner_positions_mm
+from .seeds import SEED_PX_PER_MM, numeral_seeds
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
 OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card
@@ -43,6 +45,7 @@ OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one 
 # rendered scenes of every style a quarter of the misreadings, and one right reading in
 # a hundred), and at or above it the card settles its place.
 TRUSTED_MATCH = 0.8
+MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-area marker's centre is the marker
 
 
 @dataclass(frozen=True)
@@ -82,23 +85,46 @@ class TableReader:
         readings: list[tuple[CardReading, np.ndarray, float]] = []
         settled: list[np.ndarray] = []  # outlines of cards read with a trusted match: nothing else to find inside
         for found in self.finder.outlines(view, settled):
-            corners = found.corners_frame
-            reading = self.reader.read_card(frame, corners)
-            if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
-                corners = corners + reading.shift
-                if self.finder.verify(view, corners) is None:
-                    continue
-                reading = self.reader.read_card(frame, corners)
-            elif found.score is None:
-                continue
-            if self._trusted(reading):
-                settled.append(corners)
-            readings.append((reading, corners, found.score or 0.0))
+            self._consider(frame, view, found, readings, settled)
+        if view.mapped:
+            self._look_at_numerals(frame, view, readings, settled)
         return TableReading(view.found, tuple(_one_per_card(readings, self._trusted)))
+
+    def _look_at_numerals(self, frame, view, readings: list, settled: list) -> None:
+        """Cards the edges gave no outline for, found by their numerals (``seeds.py``)."""
+        fine, fine_scale = view.resampled(SEED_PX_PER_MM)
+        markers_mm = np.array(list(corner_positions_mm(self.area.play_area_mm).values()))
+        markers = (view.mm_to_view(markers_mm) + 0.5) / fine_scale - 0.5
+        for x, y, theta in numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM):
+            point = view.view_to_frame(np.array([[(x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5]]))[0]
+            if _inside(point, settled) or _inside(point, [corners for _, corners, _ in readings]):
+                continue  # a card read already, or read as unknown: the edges gave its outline
+            found = self.finder.outline_near(view, x, y, theta)
+            if found is not None:
+                self._consider(frame, view, found, readings, settled)
+
+    def _consider(self, frame, view, found, readings: list, settled: list) -> None:
+        corners = found.corners_frame
+        reading = self.reader.read_card(frame, corners)
+        if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
+            corners = corners + reading.shift
+            if self.finder.verify(view, corners) is None:
+                return
+            reading = self.reader.read_card(frame, corners)
+        elif found.score is None:
+            return
+        if self._trusted(reading):
+            settled.append(corners)
+        readings.append((reading, corners, found.score or 0.0))
 
     def _trusted(self, reading: CardReading) -> bool:
         """Read as a whole card: a numeral that matches well on a face clean where the deck prints nothing."""
         return reading.card is not None and reading.match >= TRUSTED_MATCH and reading.stray_ink <= self.max_stray_ink
+
+
+def _inside(point: np.ndarray, polygons: list[np.ndarray]) -> bool:
+    return any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), False) >= 0
+               for polygon in polygons)
 
 
 def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]], trusted) -> list[SeenCard]:

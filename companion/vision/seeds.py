@@ -1,0 +1,103 @@
+"""Where numerals are printed on paper: places to look for cards the edges missed.
+
+The finder (``find.py``) starts from outlines the card's edges support. On a pile, white
+card on white card shows hardly an edge, and blur or a busy cloth can hide the rest, so
+a card can lie there plainly readable without a candidate. Every card has its numeral in
+the middle, and a numeral is ink surrounded by paper: ``numeral_seeds`` finds such
+patches of ink in the top-down view, and the pipeline refines a card outline around
+each one the finder did not already explain.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+SEED_PX_PER_MM = 1.0  # the finder's fine view
+PAPER_QUANTILE = 99.0  # the paper's brightness: a high quantile of the area (cards are its brightest part)…
+PAPER_SHARE = 0.6  # … and paper is at least this share of it (shading, warm light)
+CLOSE_MM = 15  # numerals and indices are holes in the paper at most this wide
+RIM_MM = 6  # a card's border and a card below peeking out: no numeral this near a paper region's edge
+NUMERAL_MM = 24  # box over which ink is summed: about one numeral
+MIN_INK = 0.12  # share of that box that must be ink
+SPACING_MM = 30  # seeds closer than this are one
+CENTRE_MM = 40  # a seed moves to the centre of the ink this wide around it: the whole numeral
+MAX_SEEDS = 12
+INK_SATURATION = 80  # inside a paper region, what is darker than paper or this saturated (HSV, 0–255) is ink
+
+
+def numeral_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM,
+                  avoid: np.ndarray | None = None, avoid_mm: float = 0.0) -> list[tuple[float, float, float]]:
+    """Likely numeral centres (x, y in view pixels) with the angle (radians) of the paper
+    region around each, strongest first; none within ``avoid_mm`` of the points ``avoid``
+    (N × 2 view pixels: the play-area markers, black print on white too). Works on
+    paper-faced decks; a deck whose face is filled with colour (inverse) shows its paper
+    numerals as holes in no paper and gives no seeds here."""
+    grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
+    saturation = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2HSV)[..., 1]
+    pale = saturation < INK_SATURATION  # card stock, white or cream; wood and most cloths are more saturated
+    sample = grey[::3, ::3][pale[::3, ::3]]
+    if sample.size < 100:
+        return []
+    rank = int(PAPER_QUANTILE / 100 * (sample.size - 1))
+    level = float(np.partition(sample, rank)[rank])
+    if level < 40:
+        return []
+    paper = ((grey >= PAPER_SHARE * level) & pale).astype(np.uint8)
+    close = _odd(CLOSE_MM * px_per_mm)
+    cards = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
+    rim = _odd(2 * RIM_MM * px_per_mm)
+    inside = cv2.erode(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
+    ink = (inside > 0) & (paper == 0)
+    box = _odd(NUMERAL_MM * px_per_mm)
+    density = cv2.boxFilter(ink.astype(np.float32), -1, (box, box))
+    spacing = _odd(SPACING_MM * px_per_mm)
+    peaks = (density >= cv2.dilate(density, np.ones((spacing, spacing), np.uint8))) & (density >= MIN_INK)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-density[ys, xs], kind="stable")
+    avoid = np.zeros((0, 2)) if avoid is None else np.asarray(avoid, np.float64).reshape(-1, 2)
+    regions, _ = cv2.findContours(cards, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    seeds: list[tuple[float, float, float]] = []
+    for i in order:
+        x, y = float(xs[i]), float(ys[i])
+        if any(math.hypot(x - sx, y - sy) < SPACING_MM * px_per_mm for sx, sy, _ in seeds):
+            continue
+        if len(avoid) and np.hypot(*(avoid - (x, y)).T).min() < avoid_mm * px_per_mm:
+            continue
+        x, y = _ink_centre(ink, x, y, CENTRE_MM * px_per_mm)
+        seeds.append((x, y, _region_angle(regions, (x, y))))
+        if len(seeds) >= MAX_SEEDS:
+            break
+    return seeds
+
+
+def _ink_centre(ink: np.ndarray, x: float, y: float, window: float, steps: int = 2) -> tuple[float, float]:
+    """The centre of the ink within ``window`` around (x, y), found again from there
+    (``steps`` times): a wide numeral's densest part is one of its digits."""
+    half = int(round(window / 2))
+    for _ in range(steps):
+        x0, y0 = max(0, int(round(x)) - half), max(0, int(round(y)) - half)
+        moments = cv2.moments(ink[y0:y0 + 2 * half + 1, x0:x0 + 2 * half + 1].astype(np.uint8), binaryImage=True)
+        if moments["m00"] == 0:
+            break
+        x, y = x0 + moments["m10"] / moments["m00"], y0 + moments["m01"] / moments["m00"]
+    return float(x), float(y)
+
+
+def _region_angle(regions, point: tuple[float, float]) -> float:
+    """The turn (radians, within ±45°) of the smallest rectangle around the paper region
+    at ``point``: a card's, or near enough on a pile."""
+    for region in regions:
+        if cv2.pointPolygonTest(region, point, False) >= 0:
+            _, _, angle = cv2.minAreaRect(region)
+            return math.radians((angle + 45.0) % 90.0 - 45.0)
+    return 0.0
+
+
+def _odd(size: float) -> int:
+    return max(3, int(round(size)) | 1)
+
+
+__all__ = ["numeral_seeds"]
