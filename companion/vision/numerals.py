@@ -23,14 +23,14 @@ from .read import STRAY_INK
 _BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
 
 
-def _inner_parts(glyph: np.ndarray, layout: Layout) -> tuple[list, tuple[float, float, float, float]]:
-    """The ink's parts (connected-component stats) clear of the card's edges, where
-    frames and corner indices are printed and numerals never reach, and the window
-    around the card's centre that a centre numeral overlaps."""
+def _inner_parts(glyph: np.ndarray, layout: Layout, band_mm: float = 4.0) -> tuple[list, tuple[float, float, float, float]]:
+    """The ink's parts (connected-component stats) clear of the card's edges by
+    ``band_mm``, where frames and corner indices are printed and numerals never reach,
+    and the window around the card's centre that a centre numeral overlaps."""
     s = layout.match_px_per_mm
     h, w = glyph.shape
     count, _, stats, _ = cv2.connectedComponentsWithStats((glyph > 0.5).astype(np.uint8), connectivity=8)
-    band = 4 * s
+    band = band_mm * s
     parts = [b for b in stats[1:] if b[cv2.CC_STAT_AREA] >= 3 and b[0] >= band and b[1] >= band
              and b[0] + b[2] <= w - band and b[1] + b[3] <= h - band]
     return parts, (w / 2 - 8 * s, h / 2 - 8 * s, w / 2 + 8 * s, h / 2 + 8 * s)
@@ -45,7 +45,15 @@ def _digits_box(glyph: np.ndarray, layout: Layout) -> tuple[int, int, int, int] 
     """(x0, y0, x1, y1) of the centre numeral's digits (no underline) in a glyph map."""
     parts, window = _inner_parts(glyph, layout)
     digits = [b for b in parts if _overlaps(b, window) and b[2] < 2.5 * b[3]]
-    return _box_of(digits) if digits else None
+    if not digits:
+        return None
+    # the other digit of a wide numeral on an outline a few millimetres off lies clear of
+    # the middle and may reach into the edge band: it stands on the same line
+    top, bottom = min(b[1] for b in digits), max(b[1] + b[3] for b in digits)
+    slack = 0.1 * (bottom - top)
+    beside = [b for b in _inner_parts(glyph, layout, band_mm=0.5)[0]
+              if abs(b[1] - top) <= slack and abs(b[1] + b[3] - bottom) <= slack and b[2] < 2.5 * b[3]]
+    return _box_of(digits + beside)
 
 
 def normalise(pictures, layout: Layout) -> None:
