@@ -97,8 +97,8 @@ class TableReader:
         markers = (view.mm_to_view(markers_mm) + 0.5) / fine_scale - 0.5
         for x, y, theta in numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM):
             point = view.view_to_frame(np.array([[(x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5]]))[0]
-            if _inside(point, settled) or _inside(point, [corners for _, corners, _ in readings]):
-                continue  # a card read already, or read as unknown: the edges gave its outline
+            if _inside(point, settled) or any(_centred_on(point, corners) for _, corners, _ in readings):
+                continue  # a card read already, or read as unknown on an outline centred there
             found = self.finder.outline_near(view, x, y, theta)
             if found is not None:
                 self._consider(frame, view, found, readings, settled)
@@ -120,6 +120,12 @@ class TableReader:
     def _trusted(self, reading: CardReading) -> bool:
         """Read as a whole card: a numeral that matches well on a face clean where the deck prints nothing."""
         return reading.card is not None and reading.match >= TRUSTED_MATCH and reading.stray_ink <= self.max_stray_ink
+
+
+def _centred_on(point: np.ndarray, corners: np.ndarray, within: float = 0.15) -> bool:
+    """Whether the outline's centre lies within ``within`` card widths of the point."""
+    corners = np.asarray(corners, np.float64)
+    return np.hypot(*(corners.mean(axis=0) - point)) < within * np.hypot(*(corners[1] - corners[0]))
 
 
 def _inside(point: np.ndarray, polygons: list[np.ndarray]) -> bool:
