@@ -24,6 +24,7 @@ candidate at a time, those its checks reject too, and the numeral decides:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -45,6 +46,7 @@ OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one 
 # rendered scenes of every style a quarter of the misreadings, and one right reading in
 # a hundred), and at or above it the card settles its place.
 TRUSTED_MATCH = 0.8
+SAME_PLACE_MM, SAME_TURN_DEG = 9.0, 6.0  # a numeral seed this near an outline read already adds nothing
 MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-area marker's centre is the marker
 
 
@@ -95,10 +97,14 @@ class TableReader:
         fine, fine_scale = view.resampled(SEED_PX_PER_MM)
         markers_mm = np.array(list(corner_positions_mm(self.area.play_area_mm).values()))
         markers = (view.mm_to_view(markers_mm) + 0.5) / fine_scale - 0.5
+        def in_fine_view(corners_frame):
+            return (view.frame_to_view(np.asarray(corners_frame, np.float64)) + 0.5) / fine_scale - 0.5
+
         for x, y, theta in numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM):
-            point = view.view_to_frame(np.array([[(x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5]]))[0]
-            if _inside(point, settled) or any(_centred_on(point, corners) for _, corners, _ in readings):
-                continue  # a card read already, or read as unknown on an outline centred there
+            if any(_inside((x, y), [in_fine_view(corners)]) for corners in settled):
+                continue  # a card read already
+            if any(_same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM) for _, corners, _ in readings):
+                continue  # read as unknown on an outline centred there and turned alike: nothing new to see
             found = self.finder.outline_near(view, x, y, theta)
             if found is not None:
                 self._consider(frame, view, found, readings, settled)
@@ -122,13 +128,20 @@ class TableReader:
         return reading.card is not None and reading.match >= TRUSTED_MATCH and reading.stray_ink <= self.max_stray_ink
 
 
-def _centred_on(point: np.ndarray, corners: np.ndarray, within: float = 0.15) -> bool:
-    """Whether the outline's centre lies within ``within`` card widths of the point."""
-    corners = np.asarray(corners, np.float64)
-    return np.hypot(*(corners.mean(axis=0) - point)) < within * np.hypot(*(corners[1] - corners[0]))
+def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm: float) -> bool:
+    """Whether an outline (4 × 2, top-down view pixels at ``px_per_mm``) lies where a card
+    at ``pose`` (x, y, turn) would: its centre within ``SAME_PLACE_MM``, its turn within
+    ``SAME_TURN_DEG`` (either way up, either side first)."""
+    x, y, theta = pose
+    centre = corners.mean(axis=0)
+    if np.hypot(centre[0] - x, centre[1] - y) > SAME_PLACE_MM * px_per_mm:
+        return False
+    dx, dy = corners[1] - corners[0]
+    turn = math.degrees(math.atan2(dy, dx) - theta)
+    return abs((turn + 45.0) % 90.0 - 45.0) <= SAME_TURN_DEG
 
 
-def _inside(point: np.ndarray, polygons: list[np.ndarray]) -> bool:
+def _inside(point, polygons: list[np.ndarray]) -> bool:
     return any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), False) >= 0
                for polygon in polygons)
 
