@@ -80,8 +80,8 @@ MAX_CANDIDATES = 40
 MAX_ANGLE_DEG = 25.0  # cards lie within this much of upright (5° more are tolerated)
 
 START_TURNS_DEG = (-2.5, 2.5)  # candidates come in 10° steps: start from both halves
-CONVINCING = 4.6  # evidence quality (sides + 2 × turned likeness) that needs no second start
-REFINE_STAGES = ((12.0, 9, 49), (1.5, 4, 13))  # (turn searched ±deg, band around the sides px, steps)
+CONVINCING = 4.0  # evidence quality (sides + 2 × turned likeness) that needs no second start
+REFINE_STAGES = ((12.0, 9, 49), (1.5, 4, 7))  # (turn searched ±deg, band around the sides px, steps)
 REACH_MM = 14  # how far the refinement looks for a side beyond where it expects it
 SIDE_END_MM = 7  # left out at both ends of a side: rounded corners
 RIM_MM = 10  # depth of the border compared between opposite sides
