@@ -80,8 +80,9 @@ MAX_CANDIDATES = 40
 MAX_ANGLE_DEG = 25.0  # cards lie within this much of upright (5° more are tolerated)
 
 START_TURNS_DEG = (-2.5, 2.5)  # candidates come in 10° steps: start from both halves
-CONVINCING = 4.6  # evidence quality (sides + 2 × turned likeness) that needs no second start
-REFINE_STAGES = ((12.0, 9, 49), (1.5, 4, 13))  # (turn searched ±deg, band around the sides px, steps)
+CONVINCING = 4.0  # evidence quality (sides + 2 × turned likeness) that needs no second start
+HOPELESS = 2.0  # a first start this poor (about two sides seen) is no card: the second start rarely finds one
+REFINE_STAGES = ((12.0, 9, 49), (1.5, 4, 7))  # (turn searched ±deg, band around the sides px, steps)
 REACH_MM = 14  # how far the refinement looks for a side beyond where it expects it
 SIDE_END_MM = 7  # left out at both ends of a side: rounded corners
 RIM_MM = 10  # depth of the border compared between opposite sides
@@ -292,12 +293,15 @@ class CardFinder:
     def refine(self, fine: np.ndarray, cx: float, cy: float, theta: float):
         """The card pose near a candidate (fine pixels): refined from two starting angles
         (a wrong start can settle on the card below or on a neighbour's edge), the one
-        with the better evidence wins. (pose (x, y, angle), score or None, evidence)."""
+        with the better evidence wins; one start when its evidence is convincing or
+        hopeless. (pose (x, y, angle), score or None, evidence)."""
         best, best_score = None, None
-        for start in START_TURNS_DEG:
+        for tried, start in enumerate(START_TURNS_DEG):
             result = self._refine_from(fine, cx, cy, theta + math.radians(start))
             if result is not None and (best is None or _quality(result[1]) > _quality(best[1])):
                 best, best_score = result, _UNJUDGED
+            if not tried and best is not None and _quality(best[1]) < HOPELESS:
+                break  # most candidates are no card (a pile's edges, the cloth): their second start is wasted
             # the verdict (its line search is the costliest check) only where it decides something
             if best is not None and _quality(best[1]) >= CONVINCING:
                 if best_score is _UNJUDGED:

@@ -486,21 +486,27 @@ class CardReader:
         at_edge = self.search > 0 and np.abs(found_at).max() >= self.search
         if ((reading.card is None or at_edge) and self.wide_search > self.search
                 and t["min_strength"] <= m.strength <= t["max_strength"]):
-            wider = self._read(m, ordered, *self.number_scores(m, self.wide_search, step=2))
-            if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
-                reading = wider
+            wide_scores, wide_offsets = self.number_scores(m, self.wide_search, step=2)
+            # the colour (most of a reading's cost) only where the wider look can win: a
+            # card needs its number's confidence at least (the colour's is at most 1)
+            could_be_card = self._number(wide_scores)[3] >= t["min_confidence"]
+            matches_better = float(wide_scores.max()) > reading.match
+            if (could_be_card and matches_better) if reading.card is not None else (could_be_card or matches_better):
+                wider = self._read(m, ordered, wide_scores, wide_offsets)
+                if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
+                    reading = wider
         if self._blank is None:
             return reading
         return dataclasses.replace(reading, stray_ink=stray_ink(m, self._blank, self.blur))
 
-    def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray) -> CardReading:
+    def _number(self, scores: np.ndarray) -> tuple[int, bool, float, float]:
+        """(index of the best number, turned, its correlation, the number's confidence)."""
         t = self._t
         best = scores.max(axis=0)  # per number, either way up
         order = np.argsort(best)[::-1]
         first = int(order[0])
         runner_up = float(best[order[1]]) if len(order) > 1 else -1.0
         turned = bool(scores[1, first] > scores[0, first])
-        number = self.numbers[first]
         # the margin over the runner-up, per unit of how different their templates are:
         # a 6 and an upside-down 9 differ only by the underline, so a small margin between
         # them says as much as a large one between a 3 and a 17
@@ -512,7 +518,12 @@ class CardReader:
             margin /= float(self._apart[a, b])
         number_conf = _sigmoid(t["number_scale"] * (margin - t["number_offset"]))
         number_conf *= _sigmoid(t["score_scale"] * (float(best[first]) - t["min_score"]))
+        return first, turned, float(best[first]), number_conf
 
+    def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray) -> CardReading:
+        t = self._t
+        first, turned, match, number_conf = self._number(scores)
+        number = self.numbers[first]
         dx, dy = offsets[int(turned), first].astype(int)
         rows, cols = self._strokes[int(turned) * len(self.numbers) + first]
         m = ink_on(m, rows + self.box[1] + dy, cols + self.box[0] + dx, self.profile.inverse)
@@ -530,7 +541,7 @@ class CardReader:
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
         shift = _shifted(ordered, offsets[int(turned), first] / self.match_scale)
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
-                           float(best[first]), shift)
+                           match, shift)
 
     def read_cards(self, frame: np.ndarray, cards) -> list[CardReading]:
         return [self.read_card(frame, corners) for corners in cards]
