@@ -30,9 +30,16 @@ The finder gives the four corners of a fully visible card. The reader
    each number's template, a pixel either way (normalised cross-correlation: one
    matrix product). The best (number, turn) gives the number and the orientation; the
    underline of 6 and 9 is part of the templates, so an upside-down 9 is no 6;
-6. turns the number's margin over the runner-up (per unit of how much their templates
+6. takes the ink's colour again from the matched numeral's own strokes (step 3's
+   strongest colour may be the table under an outline reaching over the card's edge,
+   or a hand) and tells the colour from it;
+7. turns the number's margin over the runner-up (per unit of how much their templates
    differ), its correlation, and the colour's posterior into one confidence; below the
-   profile's ``min_confidence`` the card is unknown (``card`` None), never a guess.
+   profile's ``min_confidence`` the card is unknown (``card`` None), never a guess;
+8. measures the *stray ink*: the share of the face where the deck prints nothing (the
+   profile's face print) that shows ink. The pipeline takes a reading with stray ink
+   for an outline spanning two cards, or a card with something on it, and reports it
+   unknown.
 
 About 0.5 ms per card on one core (see ``evaluate_read.py``).
 """
