@@ -97,11 +97,12 @@ class TableReader:
         fine, fine_scale = view.resampled(SEED_PX_PER_MM)
         markers_mm = np.array(list(corner_positions_mm(self.area.play_area_mm).values()))
         markers = (view.mm_to_view(markers_mm) + 0.5) / fine_scale - 0.5
+
         def in_fine_view(corners_frame):
             return (view.frame_to_view(np.asarray(corners_frame, np.float64)) + 0.5) / fine_scale - 0.5
 
         for x, y, theta in numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM):
-            if any(_inside((x, y), [in_fine_view(corners)]) for corners in settled):
+            if _inside((x, y), [in_fine_view(corners) for corners in settled]):
                 continue  # a card read already
             if any(_same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM) for _, corners, _ in readings):
                 continue  # read as unknown on an outline centred there and turned alike: nothing new to see
@@ -110,6 +111,8 @@ class TableReader:
                 self._consider(frame, view, found, readings, settled)
 
     def _consider(self, frame, view, found, readings: list, settled: list) -> None:
+        """Read one outline (moved onto its numeral when that lies off its place, checked
+        again there); a trusted reading settles its place."""
         corners = found.corners_frame
         reading = self.reader.read_card(frame, corners)
         if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
