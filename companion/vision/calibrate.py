@@ -210,6 +210,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
                                f"{best.name.lower()}, lacks {_ranges(missing)})"
                                + (f"; left out: {_lost_text(lost)}; {_RETAKE}" if lost else ""),
                                [name for name, _ in lost])
+    numerals.measure_ink_on_strokes(pictures, templates, layout, inverse)
     inks, inks_lab, covariance = _inks(pictures, by_colour)
     for colour in COLOURS:
         if colour not in inks:
