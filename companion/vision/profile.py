@@ -320,9 +320,8 @@ class Profile:
             name = data["face_print"]
             if not isinstance(name, str) or Path(name).name != name:
                 raise ProfileError(f"{path}: face_print must be a file name in the profile folder")
-            face_print = _read_grey(folder / name, (layout.card_px(layout.match_px_per_mm)[1],
-                                                     layout.card_px(layout.match_px_per_mm)[0]),
-                                    "the card at matching scale needs")
+            width, height = layout.card_px(layout.match_px_per_mm)
+            face_print = _read_grey(folder / name, (height, width), "the card at matching scale needs")
         try:
             return cls(deck=deck, inverse=inverse, layout=layout, inks=inks, colour_covariance=cov,
                        templates=templates, inks_lab=inks_lab, thresholds=thresholds, learned_from=dict(learned_from),

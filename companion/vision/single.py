@@ -33,6 +33,7 @@ import numpy as np
 from ..cards import Card
 from .area import PlayArea
 from .digits import font_likeness
+from .find import find_cards
 from .markers import MARKER_SIZE_MM, corner_positions_mm
 from .profile import CARD_MM, Layout
 from .read import card_for_matching, glyph_map, measure, upright_corners
@@ -143,10 +144,8 @@ def _cardness(image: np.ndarray, corners: np.ndarray, number: int) -> float:
 def _finder_outlines(view) -> list[np.ndarray]:
     """The play-area finder's cards, largest first."""
     try:
-        from .find import find_cards
-
         found = find_cards(view)
-    except Exception:  # noqa: BLE001 - the finder is optional here: without it the other sources do the job
+    except cv2.error:  # a picture OpenCV cannot work on here: the other sources still may
         return []
     corners = [np.asarray(f.corners_frame, np.float64) for f in found]
     return sorted(corners, key=lambda c: -abs(cv2.contourArea(np.float32(c))))
