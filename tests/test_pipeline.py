@@ -171,3 +171,17 @@ def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral(scene, card)
     assert label["visible_share"] >= 0.98
     reading = TableReader(_calibrated("condensed")).read(frame)
     assert card in _named_near(reading, label)
+
+
+def test_a_numeral_whose_base_line_spans_the_card_does_not_pass_for_a_card_lying_across():
+    """A condensed 12 turned by 8°: the 1's foot and the 2's base make one straight edge
+    across 0.9 of the card's width, which the finder once took for the edge of a card
+    lying across it and left the plainly visible card unread (scene 32 of ``elfer bench
+    vision``, seed 2026)."""
+    from companion.sim.datasets import render_scene
+
+    _, entry = render_scene(2026 * 100_000 + 32, style="condensed", surface="wood")
+    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    label = next(label for label in entry["cards"] if label["card"] == "R12")
+    assert label["visible_share"] >= 0.98
+    assert "R12" in _named_near(TableReader(_calibrated("condensed")).read(frame), label)

@@ -90,7 +90,9 @@ VERDICT = {
     "second_side": 0.6,  # the second weakest side: this share of it on an edge
     "third_side": 0.8,
     "crossing_u": 0.62,  # share of a card's height one straight edge inside it may cover
-    "crossing_v": 0.85,  # … of its width (numerals are wide)
+    # … of its width: a numeral's base line can span 0.9 of it (a condensed "12": the 1's
+    # foot and the 2's base in one line), a card lying across spans all of it
+    "crossing_v": 0.95,
     "mismatch": 0.9,  # how much the borders along the width and along the height may differ
     "turned": 0.0,  # the border band correlates with itself turned by 180° at least this much
     "paper": 0.4,  # share of the inside in the card's own main colour
