@@ -89,7 +89,7 @@ VERDICT = {
     "oblique": 0.75,  # share of a line across the inside on edges (and at least OBLIQUE_MIN_LENGTH_MM)
     "second_side": 0.6,  # the second weakest side: this share of it on an edge
     "third_side": 0.8,
-    "crossing_u": 0.62,  # share of a card's height one straight edge inside it may cover
+    "crossing_u": 0.72,  # share of a card's height one straight edge inside it may cover (a condensed 14's strokes: 0.69)
     # … of its width: a numeral's base line can span 0.9 of it (a condensed "12": the 1's
     # foot and the 2's base in one line), a card lying across spans all of it
     "crossing_v": 0.95,
