@@ -186,3 +186,17 @@ def test_a_numeral_s_long_strokes_do_not_pass_for_a_card_lying_across(scene, sur
     label = next(label for label in entry["cards"] if label["card"] == card)
     assert label["visible_share"] >= 0.98
     assert card in _named_near(TableReader(_calibrated("condensed")).read(frame), label)
+
+
+def test_a_pile_lying_partly_on_its_neighbour_does_not_hide_it():
+    """Scene 15 of ``elfer bench vision`` (seed 2026): the 11 lies on a tenth of the 10
+    beside it; both are read, each with its own outline."""
+    from companion.sim.datasets import render_scene
+
+    _, entry = render_scene(2026 * 100_000 + 15, style="reference", surface="mat")
+    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    reading = TableReader().read(frame)
+    for card in ("R10", "R11"):
+        label = next(label for label in entry["cards"] if label["card"] == card)
+        assert label["visible_share"] >= 0.9
+        assert _named_near(reading, label) == [card]

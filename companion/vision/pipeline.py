@@ -15,7 +15,8 @@ candidate at a time, those its checks reject too, and the numeral decides:
    it) and is read again; other rejected outlines are dropped;
 2. a card read with its numeral matching well settles its place: candidates inside it
    are not looked at;
-3. of overlapping outlines the one read with the best numeral match wins; outlines
+3. of overlapping outlines the one read with the best numeral match wins (two read as
+   different whole cards may overlap a little more: neighbouring piles); outlines
    read as nothing come after those read as a card; a numeral matched less than
    ``TRUSTED_MATCH``, or a face showing ink where the deck prints nothing (more than the
    profile's ``max_stray_ink``: the outline spans two cards of a fanned row, or a hand
@@ -39,7 +40,8 @@ from .markers import MARKER_SIZE_MM, corner_positions_mm
 from .seeds import SEED_PX_PER_MM, numeral_seeds
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
-OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card
+OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card…
+NEIGHBOUR_OVERLAP = 0.25  # … unless both are read whole as different cards: piles in a row overlap
 # On a table an outline may span two cards of a fanned row, the numeral pieced together
 # from both (a 1 beside the next card's 1 reads as 11). Such a reading matches its
 # template less well than a card read whole: below this it is reported unknown (on 200
@@ -151,16 +153,21 @@ def _inside(point, polygons: list[np.ndarray]) -> bool:
 
 def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]], trusted) -> list[SeenCard]:
     """Of overlapping outlines the best read one: read as a whole card first, then read as
-    a card, then by how well the numeral matched, then by the outline's support."""
+    a card, then by how well the numeral matched, then by the outline's support. Two
+    cards read whole as different cards may overlap more: a pile lies partly on its
+    neighbour in the row."""
     ranked = sorted(readings, key=lambda r: (trusted(r[0]), r[0].card is not None, r[0].match, r[2]), reverse=True)
-    kept: list[np.ndarray] = []
+    kept: list[tuple[np.ndarray, Card | None]] = []
     seen = []
     for reading, corners, _ in ranked:
         polygon = np.asarray(corners, np.float32)
         area = cv2.contourArea(polygon)
-        if any(cv2.intersectConvexConvex(polygon, other)[0] > OVERLAP * area for other in kept):
+        whole = trusted(reading)
+        if any(cv2.intersectConvexConvex(polygon, other)[0]
+               > (NEIGHBOUR_OVERLAP if whole and card not in (None, reading.card) else OVERLAP) * area
+               for other, card in kept):
             continue
-        kept.append(polygon)
+        kept.append((polygon, reading.card if whole else None))
         outline = corners if reading.corners is None else reading.corners
         if trusted(reading):
             seen.append(SeenCard(reading.card, reading.confidence, np.asarray(outline, float)))
