@@ -200,3 +200,19 @@ def test_a_pile_lying_partly_on_its_neighbour_does_not_hide_it():
         label = next(label for label in entry["cards"] if label["card"] == card)
         assert label["visible_share"] >= 0.9
         assert _named_near(reading, label) == [card]
+
+
+@pytest.mark.parametrize("scene,style,surface,card", [(311, "reference", "cloth", "B12"),
+                                                      (184, "condensed", "pattern", "Y20")])
+def test_a_pile_whose_edges_lead_the_outline_astray_is_read_from_outlines_around_it(scene, style, surface, card):
+    """On these piles the edges of a card below (or a neighbour's) win the refinement and
+    the outline reads as no card (scenes of ``elfer bench vision``, seed 2026); the
+    outlines refined around it find the top card."""
+    from companion.sim.datasets import render_scene
+
+    _, entry = render_scene(2026 * 100_000 + scene, style=style, surface=surface)
+    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    label = next(label for label in entry["cards"] if label["card"] == card)
+    assert label["visible_share"] >= 0.98
+    profile = None if style == "reference" else _calibrated(style)
+    assert _named_near(TableReader(profile).read(frame), label) == [card]

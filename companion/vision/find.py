@@ -176,6 +176,35 @@ class CardFinder:
         return self._found(view, _corners(pose, self.card_mm), fine_scale, _verdict(evidence, self.occlusion_only),
                            evidence)
 
+    def outlines_around(self, view: AreaView, found: FoundCard, shift_mm: float,
+                        turns_deg: tuple[float, ...] = ()) -> list[FoundCard]:
+        """Other outlines near ``found``: refined from starts ``shift_mm`` to either side of it
+        along each of its axes, and from its centre turned by each of ``turns_deg``; those
+        that settle where ``found`` lies or where another of them did are left out. For a
+        caller whose reading says ``found`` is not the card that lies there (on a pile the
+        edges of the card below can win; on a row of piles, a neighbour's)."""
+        fine, fine_scale = view.resampled(FINE_PX_PER_MM)
+        corners = (found.corners_view + 0.5) / fine_scale - 0.5
+        cx, cy = corners.mean(axis=0)
+        across, down = corners[1] - corners[0], corners[3] - corners[0]
+        if math.hypot(*across) > math.hypot(*down):  # the long side first: turn to the short one
+            across = -down
+        theta = (math.atan2(across[1], across[0]) + math.pi / 2) % math.pi - math.pi / 2
+        step = shift_mm * FINE_PX_PER_MM
+        starts = [(cx + side * step * math.cos(theta + axis), cy + side * step * math.sin(theta + axis), theta)
+                  for side in (-1, 1) for axis in (0.0, math.pi / 2)]
+        starts += [(cx, cy, theta + math.radians(turn)) for turn in turns_deg]
+        poses, outlines = [(cx, cy, theta)], []
+        for x, y, turn in starts:
+            refined = self._refine_from(fine, x, y, turn)
+            if refined is None or _repeated(refined[0], poses, within_px=3.0, within_deg=2.0):
+                continue
+            pose, evidence = refined
+            poses.append(pose)
+            outlines.append(self._found(view, _corners(pose, self.card_mm), fine_scale,
+                                        _verdict(evidence, self.occlusion_only), evidence))
+        return outlines
+
     def verify(self, view: AreaView, corners_frame: np.ndarray) -> float | None:
         """The score of a whole card with these corners (frame pixels), None when the
         outline does not show a whole card there (see step 3)."""

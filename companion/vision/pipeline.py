@@ -12,7 +12,9 @@ candidate at a time, those its checks reject too, and the numeral decides:
 1. each outline is read; one whose numeral is found off its place (the outline is that
    far off the top card), and every rejected one read as a card, is moved onto the
    numeral, must pass the finder's check there (a card half covered by another fails
-   it) and is read again; other rejected outlines are dropped;
+   it) and is read again; other rejected outlines are dropped; an accepted outline
+   that reads as nothing though it shows a deck's ink has outlines refined around it
+   read too (the edges of the card below or of a neighbour can win the refinement);
 2. a card read with its numeral matching well settles its place: candidates inside it
    are not looked at;
 3. of overlapping outlines the one read with the best numeral match wins (two read as
@@ -48,6 +50,12 @@ NEIGHBOUR_OVERLAP = 0.25  # … unless both are read whole as different cards: p
 # rendered scenes of every style a quarter of the misreadings, and one right reading in
 # a hundred), and at or above it the card settles its place.
 TRUSTED_MATCH = 0.8
+# An outline read as nothing but showing a deck's ink and a trace of a numeral: outlines
+# refined from starts this far to each side and this much turned are read too (on 800
+# bench scenes +0.5 % of cards right, none wrong, about 7 % more time). Most unread
+# outlines (the cloth, a pile's edges) show no deck ink and are not worth the time.
+AROUND_SHIFT_MM, AROUND_TURNS_DEG = 8.0, (-5.0, 5.0)
+AROUND_MIN_COLOUR, AROUND_MIN_MATCH = 0.99, 0.2
 SAME_PLACE_MM, SAME_TURN_DEG = 9.0, 6.0  # a numeral seed this near an outline read already adds nothing
 MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-area marker's centre is the marker
 
@@ -112,9 +120,12 @@ class TableReader:
             if found is not None:
                 self._consider(frame, view, found, readings, settled)
 
-    def _consider(self, frame, view, found, readings: list, settled: list) -> None:
+    def _consider(self, frame, view, found, readings: list, settled: list, look_around: bool = True) -> None:
         """Read one outline (moved onto its numeral when that lies off its place, checked
-        again there); a trusted reading settles its place."""
+        again there); a trusted reading settles its place. An outline the finder accepts
+        but that reads as no card, with ink of a deck colour and something of a numeral on
+        it, may be the card below or a neighbour's edge: outlines refined around it are
+        read too."""
         corners = found.corners_frame
         reading = self.reader.read_card(frame, corners)
         if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
@@ -124,6 +135,10 @@ class TableReader:
             reading = self.reader.read_card(frame, corners)
         elif found.score is None:
             return
+        if (look_around and reading.card is None and reading.colour_confidence >= AROUND_MIN_COLOUR
+                and reading.match >= AROUND_MIN_MATCH):
+            for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, AROUND_TURNS_DEG):
+                self._consider(frame, view, other, readings, settled, look_around=False)
         if self._trusted(reading):
             settled.append(corners)
         readings.append((reading, corners, found.score or 0.0))
