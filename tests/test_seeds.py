@@ -49,3 +49,18 @@ def test_a_bare_table_gives_no_seeds():
     wood = np.clip(rng.normal((40, 90, 150), 12, (400, 500, 3)), 0, 255).astype(np.uint8)
     assert numeral_seeds(wood) == []
     assert numeral_seeds(np.zeros((400, 500, 3), np.uint8)) == []
+
+
+def test_small_ink_marks_no_numeral_but_a_digit_does():
+    """A sheet of paper on dark wood with a patch of dots the size of a corner index's
+    digits (4 mm, 6 mm apart) gives no seed; one digit-sized stroke (6 × 24 mm) gives a
+    seed on it."""
+    view = np.full((300, 300, 3), (40, 70, 110), np.uint8)  # wood, at 1 px/mm
+    view[50:250, 60:240] = 235  # paper
+    for x in range(80, 116, 6):
+        for y in range(80, 116, 6):
+            view[y:y + 4, x:x + 4] = (180, 40, 30)  # blue dots
+    assert numeral_seeds(view, 1.0) == []
+    view[140:164, 147:153] = (180, 40, 30)  # a digit's upright stroke
+    (x, y, _), = numeral_seeds(view, 1.0)
+    assert abs(x - 150) <= 8 and abs(y - 152) <= 8
