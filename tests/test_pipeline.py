@@ -216,3 +216,17 @@ def test_a_pile_whose_edges_lead_the_outline_astray_is_read_from_outlines_around
     assert label["visible_share"] >= 0.98
     profile = None if style == "reference" else _calibrated(style)
     assert _named_near(TableReader(profile).read(frame), label) == [card]
+
+
+def test_a_top_card_turned_against_the_card_below_is_read_on_its_own_outline():
+    """Scene 79 of ``elfer bench vision`` (seed 2026): the edges of the 2 below win the
+    refinement, an outline turned 15° off the 3 on top; its numeral reads as a 3, but
+    the top card's frame crosses where the deck prints nothing. The outlines turned
+    around it find the 3's own."""
+    from companion.sim.datasets import render_scene
+
+    _, entry = render_scene(2026 * 100_000 + 79, style="reference", surface="mat")
+    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    label = next(label for label in entry["cards"] if label["card"] == "R3")
+    assert label["visible_share"] >= 0.98
+    assert _named_near(TableReader(_calibrated("reference")).read(frame), label) == ["R3"]
