@@ -119,6 +119,20 @@ def test_found_cards_are_clockwise_card_shaped_and_consistent():
         assert 0 < card.score <= 1
 
 
+def test_outlines_around_a_card_settle_elsewhere_than_the_card():
+    """Outlines refined from starts beside a found card are other outlines (a neighbour,
+    the card below): none repeats the card itself, and each is card-shaped."""
+    view, found = _found("laid out", ("reference", "wood"))
+    finder = CardFinder(occlusion_only=True)
+    for card in found[:4]:
+        centre = view.view_to_mm(card.corners_view).mean(axis=0)
+        for other in finder.outlines_around(view, card, 8.0, (-5.0, 5.0)):
+            corners = view.view_to_mm(other.corners_view)
+            assert np.linalg.norm(corners.mean(axis=0) - centre) > 1.0
+            sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+            assert np.allclose(sorted(sides), sorted([CARD_MM[0]] * 2 + [CARD_MM[1]] * 2), atol=0.01)
+
+
 def test_random_scenes_are_read_at_the_measured_level():
     """Hands, blur, glare, piles of many cards: recall and false detections over a few
     random scenes stay at what the finder reaches today (see evaluate_find for the

@@ -184,12 +184,7 @@ class CardFinder:
         caller whose reading says ``found`` is not the card that lies there (on a pile the
         edges of the card below can win; on a row of piles, a neighbour's)."""
         fine, fine_scale = view.resampled(FINE_PX_PER_MM)
-        corners = (found.corners_view + 0.5) / fine_scale - 0.5
-        cx, cy = corners.mean(axis=0)
-        across, down = corners[1] - corners[0], corners[3] - corners[0]
-        if math.hypot(*across) > math.hypot(*down):  # the long side first: turn to the short one
-            across = -down
-        theta = (math.atan2(across[1], across[0]) + math.pi / 2) % math.pi - math.pi / 2
+        cx, cy, theta = _pose((found.corners_view + 0.5) / fine_scale - 0.5)
         step = shift_mm * FINE_PX_PER_MM
         starts = [(cx + side * step * math.cos(theta + axis), cy + side * step * math.sin(theta + axis), theta)
                   for side in (-1, 1) for axis in (0.0, math.pi / 2)]
@@ -211,17 +206,11 @@ class CardFinder:
         if not view.mapped:
             return None
         fine, fine_scale = view.resampled(FINE_PX_PER_MM)
-        corners = (view.frame_to_view(np.asarray(corners_frame, np.float64)) + 0.5) / fine_scale - 0.5
-        centre = corners.mean(axis=0)
-        (du, dv), (ex, ey) = corners[1] - corners[0], corners[3] - corners[0]
-        if math.hypot(du, dv) > math.hypot(ex, ey):  # the long side first: turn to the short one
-            du, dv = -ex, -ey
-        theta = math.atan2(dv, du)
-        theta = (theta + math.pi / 2) % math.pi - math.pi / 2  # upside down is the same outline
+        cx, cy, theta = _pose((view.frame_to_view(np.asarray(corners_frame, np.float64)) + 0.5) / fine_scale - 0.5)
         if abs(math.degrees(theta)) > MAX_ANGLE_DEG + 5:
             return None
         w, h = self.card_mm[0] * FINE_PX_PER_MM, self.card_mm[1] * FINE_PX_PER_MM
-        return _verdict(Patch.cut(fine, centre[0], centre[1], theta, w, h, 4).evidence(), self.occlusion_only)
+        return _verdict(Patch.cut(fine, cx, cy, theta, w, h, 4).evidence(), self.occlusion_only)
 
     def _found(self, view, corners, fine_scale, score, evidence) -> FoundCard:
         corners_view = (corners + 0.5) * fine_scale - 0.5
@@ -486,6 +475,17 @@ def _verdict(evidence: Mapping, occlusion_only: bool = False) -> float | None:
                                             or evidence["mismatch"] > VERDICT["mismatch_three_sides"]):
         return None  # a side not seen at all: the border must vouch for the card
     return score
+
+
+def _pose(corners: np.ndarray) -> tuple[float, float, float]:
+    """(x, y, turn) of an outline (4 × 2, clockwise, any corner first): its centre and the
+    turn of its short side, within ±90° (upside down is the same outline)."""
+    across, down = corners[1] - corners[0], corners[3] - corners[0]
+    if math.hypot(*across) > math.hypot(*down):  # the long side first: turn to the short one
+        across = -down
+    theta = (math.atan2(across[1], across[0]) + math.pi / 2) % math.pi - math.pi / 2
+    cx, cy = corners.mean(axis=0)
+    return float(cx), float(cy), theta
 
 
 def _corners(pose, card_mm) -> np.ndarray:
