@@ -146,12 +146,13 @@ class TableReader:
             reading = self.reader.read_card(frame, corners)
         elif found.score is None:
             return
-        if (look_around and not self._trusted(reading) and reading.colour_confidence >= AROUND_MIN_COLOUR
+        trusted = self._trusted(reading)
+        if (look_around and not trusted and reading.colour_confidence >= AROUND_MIN_COLOUR
                 and reading.match >= AROUND_MIN_MATCH):
             turns = AROUND_TURNS_DEG + (AROUND_READ_TURNS_DEG if reading.card is not None else ())
             for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, turns):
                 self._consider(frame, view, other, readings, settled, look_around=False)
-        if self._trusted(reading):
+        if trusted:
             settled.append(corners)
         readings.append((reading, corners, found.score or 0.0))
 
