@@ -23,7 +23,8 @@ candidate at a time, those its checks reject too, and the numeral decides:
    read as nothing come after those read as a card; a numeral matched less than
    ``TRUSTED_MATCH``, or a face showing ink where the deck prints nothing (more than the
    profile's ``max_stray_ink``: the outline spans two cards of a fanned row, or a hand
-   lies on the card), is reported unknown.
+   lies on the card), or another card's edge running down the face (``seams.py``), is
+   reported unknown.
 """
 
 from __future__ import annotations
@@ -56,6 +57,12 @@ TRUSTED_MATCH = 0.8
 # (on 2,000 bench scenes 14 of 20 wrong readings were such 11s; with this 13 wrong in
 # all, and as many cards read right: a real 11 left unknown is found on another outline).
 ELEVEN_STRAY_SHARE = 0.7
+# A straight edge running down the middle of the face's whole height is another card's
+# edge: the outline spans two cards of a fanned row (``seams.py``). On 2,000 bench scenes
+# no card read right showed a seam above 0.123 on an 11 and three above 0.2 on other
+# numbers; eight of the 13 wrong readings showed one above these limits. An 11 has the
+# stricter limit, as for stray ink: two strips of a row piece one together most easily.
+MAX_SEAM, ELEVEN_MAX_SEAM = 0.2, 0.14
 # An outline not read as a whole card but showing a deck's ink and a trace of a numeral:
 # outlines refined from starts this far to each side and this much turned are read too;
 # where its numeral was read (the face shows ink where the deck prints none, or the
@@ -160,7 +167,9 @@ class TableReader:
         """Read as a whole card: a numeral that matches well on a face clean where the deck prints nothing."""
         if reading.card is None or reading.match < TRUSTED_MATCH:
             return False
-        return reading.stray_ink <= self.max_stray_ink * (ELEVEN_STRAY_SHARE if reading.card.number == 11 else 1.0)
+        eleven = reading.card.number == 11
+        return (reading.stray_ink <= self.max_stray_ink * (ELEVEN_STRAY_SHARE if eleven else 1.0)
+                and reading.seam <= (ELEVEN_MAX_SEAM if eleven else MAX_SEAM))
 
 
 def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm: float) -> bool:

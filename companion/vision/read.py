@@ -39,7 +39,9 @@ The finder gives the four corners of a fully visible card. The reader
 8. measures the *stray ink*: the share of the face where the deck prints nothing (the
    profile's face print) that shows ink. The pipeline takes a reading with stray ink
    for an outline spanning two cards, or a card with something on it, and reports it
-   unknown.
+   unknown;
+9. of a card read, measures how strongly another card's edge runs down its face
+   (:mod:`companion.vision.seams`): the outline spans two cards of a fanned row.
 
 About 0.5 ms per card on one core (see ``evaluate_read.py``).
 """
@@ -57,6 +59,7 @@ from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
+from .seams import seam_strength
 
 DEFAULT_PX_PER_MM = 2.0
 WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off
@@ -336,6 +339,7 @@ class CardReading:
     match: float = 0.0  # the numeral's correlation with its template: highest where the outline is right
     shift: np.ndarray | None = None  # (x, y) frame pixels: where the numeral lies off its place on this outline
     stray_ink: float = 0.0  # share of the face where the deck prints nothing that shows ink (see ``stray_ink``)
+    seam: float = 0.0  # how strongly another card's edge runs down the face (see ``seams.py``; read cards only)
 
 
 def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
@@ -401,12 +405,6 @@ class CardReader:
                          for step in (1, -1) for number in self.numbers]
         self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
             STRAY_MARGIN_MM * layout.match_px_per_mm))
-
-    def measure(self, frame: np.ndarray, corners) -> tuple[np.ndarray, Measurement]:
-        """The card's corners in upright order and its measurement at matching scale."""
-        ordered = upright_corners(corners)
-        card = card_for_matching(frame, ordered, self.profile.layout)
-        return ordered, measure(card, self.profile.inverse, self.match_scale, self.margin_px)
 
     def number_scores(self, measurement: Measurement, search: int | None = None,
                       step: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -484,7 +482,9 @@ class CardReader:
         first reading is unsure but there is ink on the card, the numeral is looked
         for again, ``WIDE_SEARCH_MM`` around its place in steps of two pixels (enough to
         tell where it lies: a caller that moves the outline there reads it again)."""
-        ordered, m = self.measure(frame, corners)
+        ordered = upright_corners(corners)
+        card = card_for_matching(frame, ordered, self.profile.layout)
+        m = measure(card, self.profile.inverse, self.match_scale, self.margin_px)
         scores, offsets = self.number_scores(m)
         reading = self._read(m, ordered, scores, offsets)
         t = self._t
@@ -502,6 +502,8 @@ class CardReader:
                 wider = self._read(m, ordered, wide_scores, wide_offsets)
                 if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
                     reading = wider
+        if reading.card is not None:
+            reading = dataclasses.replace(reading, seam=seam_strength(card))
         if self._blank is None:
             return reading
         return dataclasses.replace(reading, stray_ink=stray_ink(m, self._blank, self.blur))
