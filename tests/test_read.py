@@ -193,3 +193,29 @@ def test_an_outline_reaching_over_the_edge_onto_a_coloured_cloth_keeps_the_cards
                 if reading.card is not None and reading.card is not card:
                     misread.append((card.code, reading.card.code))
     assert misread == []
+
+
+def _index_bands(marks: list[tuple[int, int]]) -> float:
+    """The index ink of a blank 59 × 91 face (numeral box from row 15) with small ink
+    marks (4 × 6 pixels) at the given (column, row) places."""
+    from companion.vision.read import blank_face, index_ink
+
+    blank = blank_face(np.zeros((91, 59), np.uint8), 3)
+    glyphs = np.zeros((91, 59), np.float32)
+    for x, y in marks:
+        glyphs[y:y + 6, x:x + 4] = 1.0
+    return index_ink(glyphs, blank, 14)
+
+
+def test_corner_indices_at_the_corners_are_no_pair_in_the_middle():
+    assert _index_bands([(4, 4), (51, 4), (4, 81), (51, 81)]) == 0.0
+
+
+def test_two_strips_of_a_fanned_row_show_a_pair_of_indices_in_the_middle():
+    """Each strip shows its indices at its own left corners, one above the other."""
+    assert _index_bands([(4, 4), (4, 81), (28, 4), (29, 81)]) > 0.5
+
+
+def test_an_index_in_one_band_only_is_no_pair():
+    """A card turned in its outline shows one index off its corner, in one band."""
+    assert _index_bands([(28, 4), (51, 81)]) == 0.0

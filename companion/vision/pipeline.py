@@ -23,8 +23,8 @@ candidate at a time, those its checks reject too, and the numeral decides:
    read as nothing come after those read as a card; a numeral matched less than
    ``TRUSTED_MATCH``, or a face showing ink where the deck prints nothing (more than the
    profile's ``max_stray_ink``: the outline spans two cards of a fanned row, or a hand
-   lies on the card), or another card's edge running down the face (``seams.py``), is
-   reported unknown.
+   lies on the card), or another card's edge running down the face (``seams.py``) or a
+   pair of corner indices in its middle (``read.index_ink``), is reported unknown.
 """
 
 from __future__ import annotations
@@ -63,6 +63,10 @@ ELEVEN_STRAY_SHARE = 0.7
 # numbers; eight of the 13 wrong readings showed one above these limits. An 11 has the
 # stricter limit, as for stray ink: two strips of a row piece one together most easily.
 MAX_SEAM, ELEVEN_MAX_SEAM = 0.2, 0.14
+# A pair of corner indices in the middle of the face, one above the numeral and one
+# below, belong to a strip of a fanned row (``read.index_ink``): above this a reading is
+# not trusted.
+MAX_INDEX_INK = 0.12
 # An outline not read as a whole card but showing a deck's ink and a trace of a numeral:
 # outlines refined from starts this far to each side and this much turned are read too;
 # where its numeral was read (the face shows ink where the deck prints none, or the
@@ -169,7 +173,7 @@ class TableReader:
             return False
         eleven = reading.card.number == 11
         return (reading.stray_ink <= self.max_stray_ink * (ELEVEN_STRAY_SHARE if eleven else 1.0)
-                and reading.seam <= (ELEVEN_MAX_SEAM if eleven else MAX_SEAM))
+                and reading.seam <= (ELEVEN_MAX_SEAM if eleven else MAX_SEAM) and reading.index_ink <= MAX_INDEX_INK)
 
 
 def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm: float) -> bool:

@@ -40,8 +40,9 @@ The finder gives the four corners of a fully visible card. The reader
    profile's face print) that shows ink. The pipeline takes a reading with stray ink
    for an outline spanning two cards, or a card with something on it, and reports it
    unknown;
-9. of a card read, measures how strongly another card's edge runs down its face
-   (:mod:`companion.vision.seams`): the outline spans two cards of a fanned row.
+9. of a card read, measures two signs that the outline spans two cards of a fanned
+   row: another card's edge running down its face (:mod:`companion.vision.seams`), and
+   a pair of corner indices in the middle of the face (:func:`index_ink`).
 
 About 0.5 ms per card on one core (see ``evaluate_read.py``).
 """
@@ -65,6 +66,8 @@ DEFAULT_PX_PER_MM = 2.0
 WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off
 STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline slightly off: not stray
 STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
+INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
+INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip turned a little
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
 _ONES = np.ones((1, 3), np.float32)
 _CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
@@ -302,17 +305,46 @@ def blank_face(face_print: np.ndarray, margin_px: int) -> np.ndarray:
     return blank & edge
 
 
-def stray_ink(measurement: Measurement, blank: np.ndarray, blur: float) -> float:
-    """The share of ``blank`` (see :func:`blank_face`) that shows ink on this card. A whole
-    card of the deck shows none there; an outline across a fanned row shows the next
-    card's corner index or a piece of its numeral, and a hand or another card lying on
-    the card shows up too."""
+def soft_glyph_map(measurement: Measurement, blur: float) -> np.ndarray:
+    """The whole card's glyph map, blurred as the numerals are for matching."""
+    glyphs = glyph_map(measurement)
+    return cv2.GaussianBlur(glyphs, (0, 0), blur) if blur > 0 else glyphs
+
+
+def stray_ink(glyphs: np.ndarray, blank: np.ndarray) -> float:
+    """The share of ``blank`` (see :func:`blank_face`) that shows ink on this card
+    (``glyphs``: its :func:`soft_glyph_map`). A whole card of the deck shows none there;
+    an outline across a fanned row shows the next card's corner index or a piece of its
+    numeral, and a hand or another card lying on the card shows up too."""
     if not blank.any():
         return 0.0
-    glyphs = glyph_map(measurement)
-    if blur > 0:
-        glyphs = cv2.GaussianBlur(glyphs, (0, 0), blur)
     return float(np.count_nonzero((glyphs > STRAY_INK) & blank)) / float(np.count_nonzero(blank))
+
+
+def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
+    """How strongly the bands above and below the numeral (``band_end`` rows from either
+    end) show ink in their middle, in the same columns in both.
+
+    A card shows its corner indices at its corners only; each strip of a fanned row
+    shows its indices at its own left corners, one above the other, so an outline
+    across two strips shows a pair of them in the middle. A card turned in its outline
+    (a pile, a hand) shows an index off its corner in one band, not a pair. Per column
+    the 80th percentile of the glyph map over the band's blank rows above the band's
+    median column (the grain of a pale paper, a blurred picture), allowed to lie a
+    little apart (``INDEX_PAIR_PX``); of the columns the best pair's weaker index."""
+    height, width = blank.shape
+    middle = slice(round(INDEX_BAND_MIDDLE[0] * width), round(INDEX_BAND_MIDDLE[1] * width))
+    rows = np.flatnonzero(blank[:band_end, middle].any(axis=1))
+    if not len(rows):
+        return 0.0
+    blank_ink = glyphs[:, middle] * blank[:, middle]
+    rank = round(0.8 * (len(rows) - 1))
+    spread = np.ones((1, 2 * INDEX_PAIR_PX + 1), np.uint8)
+    profiles = []
+    for band in (rows, height - 1 - rows):
+        profile = np.sort(blank_ink[band], axis=0)[rank]
+        profiles.append(cv2.dilate((profile - np.median(profile))[None, :], spread))
+    return float(np.minimum(*profiles).max())
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -339,6 +371,7 @@ class CardReading:
     match: float = 0.0  # the numeral's correlation with its template: highest where the outline is right
     shift: np.ndarray | None = None  # (x, y) frame pixels: where the numeral lies off its place on this outline
     stray_ink: float = 0.0  # share of the face where the deck prints nothing that shows ink (see ``stray_ink``)
+    index_ink: float = 0.0  # a pair of corner indices in the middle of the face (see ``index_ink``; read cards only)
     seam: float = 0.0  # how strongly another card's edge runs down the face (see ``seams.py``; read cards only)
 
 
@@ -506,7 +539,9 @@ class CardReader:
             reading = dataclasses.replace(reading, seam=seam_strength(card))
         if self._blank is None:
             return reading
-        return dataclasses.replace(reading, stray_ink=stray_ink(m, self._blank, self.blur))
+        glyphs = soft_glyph_map(m, self.blur)
+        pair = 0.0 if reading.card is None else index_ink(glyphs, self._blank, self.box[1] - 1)
+        return dataclasses.replace(reading, stray_ink=stray_ink(glyphs, self._blank), index_ink=pair)
 
     def _number(self, scores: np.ndarray) -> tuple[int, bool, float, float]:
         """(index of the best number, turned, its correlation, the number's confidence)."""
