@@ -1,8 +1,8 @@
 """Seams: the edge of one card showing inside what was taken for another.
 
 An outline across two cards of a fanned row can read as a whole card: the strips of
-two cards, each showing the first digit of its number, piece together an 11 (or a
-piece of a 3 beside a 1 a 13). Nothing printed on a card runs straight down its
+two cards, each showing the first digit of its number, piece together an 11 (a 1 and
+a piece of the next card's 3, a 13). Nothing printed on a card runs straight down its
 whole height in the middle of its face, but the edge of the next card in the row
 does: where it lies on the card below there is a step in brightness (a shadow, the
 next card's printed frame). :func:`seam_strength` finds the strongest such edge.
