@@ -36,10 +36,10 @@ The finder gives the four corners of a fully visible card. The reader
 7. turns the number's margin over the runner-up (per unit of how much their templates
    differ), its correlation, and the colour's posterior into one confidence; below the
    profile's ``min_confidence`` the card is unknown (``card`` None), never a guess;
-8. measures the *stray ink*: the share of the face where the deck prints nothing (the
-   profile's face print) that shows ink. The pipeline takes a reading with stray ink
-   for an outline spanning two cards, or a card with something on it, and reports it
-   unknown;
+8. of a card read, measures the *stray ink*: the share of the face where the deck
+   prints nothing (the profile's face print) that shows ink. The pipeline takes a
+   reading with stray ink for an outline spanning two cards, or a card with something
+   on it, and reports it unknown;
 9. of a card read, measures two signs that the outline spans two cards of a fanned
    row: another card's edge running down its face (:mod:`companion.vision.seams`), and
    a pair of corner indices in the middle of the face (:func:`index_ink`).
@@ -370,7 +370,8 @@ class CardReading:
     number_confidence: float = 0.0
     match: float = 0.0  # the numeral's correlation with its template: highest where the outline is right
     shift: np.ndarray | None = None  # (x, y) frame pixels: where the numeral lies off its place on this outline
-    stray_ink: float = 0.0  # share of the face where the deck prints nothing that shows ink (see ``stray_ink``)
+    # read cards only: share of the face where the deck prints nothing that shows ink (``stray_ink``)
+    stray_ink: float = 0.0
     index_ink: float = 0.0  # a pair of corner indices in the middle of the face (see ``index_ink``; read cards only)
     seam: float = 0.0  # how strongly another card's edge runs down the face (see ``seams.py``; read cards only)
 
@@ -535,13 +536,14 @@ class CardReader:
                 wider = self._read(m, ordered, wide_scores, wide_offsets)
                 if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
                     reading = wider
-        if reading.card is not None:
-            reading = dataclasses.replace(reading, seam=seam_strength(card))
+        if reading.card is None:
+            return reading  # the checks below tell a card read whole from pieces of two: no card, nothing to tell
+        seam = seam_strength(card)
         if self._blank is None:
-            return reading
+            return dataclasses.replace(reading, seam=seam)
         glyphs = soft_glyph_map(m, self.blur)
-        pair = 0.0 if reading.card is None else index_ink(glyphs, self._blank, self.box[1] - 1)
-        return dataclasses.replace(reading, stray_ink=stray_ink(glyphs, self._blank), index_ink=pair)
+        return dataclasses.replace(reading, seam=seam, stray_ink=stray_ink(glyphs, self._blank),
+                                   index_ink=index_ink(glyphs, self._blank, self.box[1] - 1))
 
     def _number(self, scores: np.ndarray) -> tuple[int, bool, float, float]:
         """(index of the best number, turned, its correlation, the number's confidence)."""
