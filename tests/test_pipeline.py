@@ -165,18 +165,20 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
     assert len(set(named)) >= len(on_top) - 2
 
 
-@pytest.mark.parametrize("scene,card", [(12, "G5"), (156, "R6")])
-def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral(scene, card):
+@pytest.mark.parametrize("scene,style,surface,card", [(12, "condensed", "mat", "G5"), (156, "condensed", "mat", "R6"),
+                                                    (379, "reference", "pattern", "Y11")])
+def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral(scene, style, surface, card):
     """A pile of frameless cards under motion blur (scene 12), a card turned at the end of
-    a fanned row (scene 156): the edges give no candidate outline there, the numeral on
-    the paper does (``seeds.py``). Scenes of ``elfer bench vision`` (seed 2026)."""
+    a fanned row (scene 156), a white card on a checked cloth, its pale squares running up
+    to the card's edges (scene 379): the edges give no candidate outline there, the
+    numeral on the paper does (``seeds.py``). Scenes of ``elfer bench vision`` (seed 2026)."""
     from companion.sim.datasets import render_scene
 
-    _, entry = render_scene(2026 * 100_000 + scene, style="condensed", surface="mat")
+    _, entry = render_scene(2026 * 100_000 + scene, style=style, surface=surface)
     frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
     label = next(label for label in entry["cards"] if label["card"] == card)
     assert label["visible_share"] >= 0.98
-    reading = TableReader(_calibrated("condensed")).read(frame)
+    reading = TableReader(_calibrated(style)).read(frame)
     assert card in _named_near(reading, label)
 
 

@@ -64,3 +64,18 @@ def test_small_ink_marks_no_numeral_but_a_digit_does():
     view[140:164, 147:153] = (180, 40, 30)  # a digit's upright stroke
     (x, y, _), = numeral_seeds(view, 1.0)
     assert abs(x - 150) <= 8 and abs(y - 152) <= 8
+
+
+def test_a_checked_cloth_gives_no_seeds_but_a_digit_on_a_card_does():
+    """White squares of a checked cloth look like paper, and the coloured bands between
+    them like ink on it; but the bands run together into one piece far larger than any
+    deck's digit, so they mark no numeral (left alone they would take every seed)."""
+    view = np.full((400, 400, 3), 235, np.uint8)  # pale squares, at 1 px/mm
+    for k in range(0, 400, 24):
+        view[k:k + 8, :] = (60, 160, 220)  # yellow bands, across …
+        view[:, k:k + 8] = (60, 160, 220)  # … and down
+    assert numeral_seeds(view, 1.0) == []
+    view[150:241, 150:209] = 240  # a card
+    view[183:207, 177:183] = (180, 40, 30)  # its numeral: one digit's upright stroke
+    seeds = numeral_seeds(view, 1.0)
+    assert seeds and np.hypot(seeds[0][0] - 180, seeds[0][1] - 195) <= 8

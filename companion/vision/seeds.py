@@ -26,6 +26,9 @@ SPACING_MM = 30  # seeds closer than this are one
 CENTRE_MM = 40  # a seed moves to the centre of the ink this wide around it: the whole numeral
 MAX_SEEDS = 12
 STROKE_MM = 12  # ink in pieces smaller than this (corner indices, specks) marks no numeral: digits are 20 mm or more
+# … and in pieces larger than this neither: no deck's digit is (numeral boxes are at most
+# 55 × 61 mm); the bands of a checked cloth seen through the gaps between cards are
+LARGEST_STROKE_MM = 65
 INK_SATURATION = 80  # inside a paper region, what is darker than paper or this saturated (HSV, 0–255) is ink
 
 
@@ -51,7 +54,7 @@ def numeral_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM,
     cards = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
     rim = _odd(2 * RIM_MM * px_per_mm)
     inside = cv2.erode(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
-    ink = _strokes((inside > 0) & (paper == 0), STROKE_MM * px_per_mm)
+    ink = _strokes((inside > 0) & (paper == 0), STROKE_MM * px_per_mm, LARGEST_STROKE_MM * px_per_mm)
     box = _odd(NUMERAL_MM * px_per_mm)
     density = cv2.boxFilter(ink.astype(np.float32), -1, (box, box))
     spacing = _odd(SPACING_MM * px_per_mm)
@@ -74,13 +77,15 @@ def numeral_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM,
     return seeds
 
 
-def _strokes(ink: np.ndarray, least: float) -> np.ndarray:
-    """The ink in pieces at least ``least`` wide or high: a numeral's digits, without the
-    corner indices and specks that would pull a seed off the numeral's centre."""
+def _strokes(ink: np.ndarray, least: float, most: float) -> np.ndarray:
+    """The ink in pieces at least ``least`` and at most ``most`` wide or high: a numeral's
+    digits, without the corner indices and specks that would pull a seed off the
+    numeral's centre, and without a cloth's pattern."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    long = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= least
-    long[0] = False
-    return long[labels]
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    digit = (extent >= least) & (extent <= most)
+    digit[0] = False
+    return digit[labels]
 
 
 def _ink_centre(ink: np.ndarray, x: float, y: float, window: float, steps: int = 2) -> tuple[float, float]:
