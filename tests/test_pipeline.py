@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from companion.vision.find import CardFinder
-from companion.vision.pipeline import TableReader
+from companion.vision.pipeline import FURTHER_MM, TableReader
+from companion.vision.read import CardReader
 
 from test_find import FULLY_VISIBLE, _laid_out
 
@@ -209,6 +210,35 @@ def test_a_pile_lying_partly_on_its_neighbour_does_not_hide_it():
         label = next(label for label in entry["cards"] if label["card"] == card)
         assert label["visible_share"] >= 0.9
         assert _named_near(reading, label) == [card]
+
+
+@pytest.mark.parametrize("card,along_width,along_height", [("R14", 10.0, 0.0), ("G20", -8.0, 7.0), ("B10", 0.0, -11.0)])
+def test_an_outline_a_centimetre_off_a_wide_numeral_finds_it_with_a_further_look(card, along_width, along_height):
+    """Condensed numerals are nearly as wide as the card: an outline 8–11 mm off cuts them
+    and is read as no card; the further look finds where the numeral lies."""
+    frame, labels = _laid_out("condensed", "cloth")
+    reader = CardReader(_calibrated("condensed"))
+    polygon = np.asarray(next(label for label in labels if label["card"] == card)["polygon"])
+    across, down = (polygon[1] - polygon[0]) / 59.0, (polygon[3] - polygon[0]) / 91.0
+    offset = along_width * across + along_height * down
+    assert reader.read_card(frame, polygon + offset).card is None
+    further = reader.look_further(frame, polygon + offset, FURTHER_MM)
+    assert further.card is not None and further.card.code == card
+    assert np.linalg.norm(further.shift + offset) <= 1.5 * np.linalg.norm(across)  # within 1.5 mm
+
+
+@pytest.mark.parametrize("scene,style,surface,card", [(164, "condensed", "cloth", "R14")])
+def test_a_pile_whose_outline_lies_far_off_its_numeral_is_read_by_a_further_look(scene, style, surface, card):
+    """On this pile every outline lies about a centimetre off the top card (the card
+    below won the edges), all read as no card; the further look moves one onto the
+    numeral (scene of ``elfer bench vision``, seed 2026)."""
+    from companion.sim.datasets import render_scene
+
+    _, entry = render_scene(2026 * 100_000 + scene, style=style, surface=surface)
+    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    label = next(label for label in entry["cards"] if label["card"] == card)
+    assert label["visible_share"] >= 0.98
+    assert _named_near(TableReader(_calibrated(style)).read(frame), label) == [card]
 
 
 @pytest.mark.parametrize("scene,style,surface,card", [(311, "reference", "cloth", "B12"),

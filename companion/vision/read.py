@@ -123,24 +123,30 @@ def face_corners(corners) -> np.ndarray:
 
 
 def warp_card(frame: np.ndarray, face: np.ndarray, px_per_mm: float,
-              interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
-    """The quadrilateral ``face`` (TL, TR, BR, BL) warped onto a 59 × 91 mm rectangle."""
+              interpolation: int = cv2.INTER_LINEAR, pad_px: int = 0) -> np.ndarray:
+    """The quadrilateral ``face`` (TL, TR, BR, BL) warped onto a 59 × 91 mm rectangle
+    (with ``pad_px`` pixels of its surroundings on every side)."""
     width, height = round(CARD_MM[0] * px_per_mm), round(CARD_MM[1] * px_per_mm)
     # pixel centres at integers: the card's outer corners are the outer corners of the image
-    target = np.float32([[-0.5, -0.5], [width - 0.5, -0.5], [width - 0.5, height - 0.5], [-0.5, height - 0.5]])
+    low, right, bottom = pad_px - 0.5, width + pad_px - 0.5, height + pad_px - 0.5
+    target = np.float32([[low, low], [right, low], [right, bottom], [low, bottom]])
     matrix = cv2.getPerspectiveTransform(np.float32(face), target)
-    return cv2.warpPerspective(frame, matrix, (width, height), flags=interpolation,
+    return cv2.warpPerspective(frame, matrix, (width + 2 * pad_px, height + 2 * pad_px), flags=interpolation,
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def card_for_matching(frame: np.ndarray, face: np.ndarray, layout) -> np.ndarray:
+def card_for_matching(frame: np.ndarray, face: np.ndarray, layout, pad_mm: int = 0) -> np.ndarray:
     """The card (corners ``face``, TL first) at the layout's matching scale, as the reader
     and the calibration see it: sampled at ``px_per_mm`` (nearest pixel), then averaged
     down. With ``px_per_mm`` at least twice the matching scale that is anti-aliased, and
-    four times cheaper than interpolating every sample."""
+    four times cheaper than interpolating every sample. ``pad_mm``: with this much of the
+    card's surroundings on every side."""
     fine = layout.px_per_mm >= 2 * layout.match_px_per_mm
-    card = warp_card(frame, face, layout.px_per_mm, cv2.INTER_NEAREST if fine else cv2.INTER_LINEAR)
-    size = layout.card_px(layout.match_px_per_mm)
+    card = warp_card(frame, face, layout.px_per_mm, cv2.INTER_NEAREST if fine else cv2.INTER_LINEAR,
+                     round(pad_mm * layout.px_per_mm))
+    width, height = layout.card_px(layout.match_px_per_mm)
+    pad = round(pad_mm * layout.match_px_per_mm)
+    size = (width + 2 * pad, height + 2 * pad)
     return card if card.shape[1::-1] == size else cv2.resize(card, size, interpolation=cv2.INTER_AREA)
 
 
@@ -441,12 +447,13 @@ class CardReader:
             STRAY_MARGIN_MM * layout.match_px_per_mm))
 
     def number_scores(self, measurement: Measurement, search: int | None = None,
-                      step: int = 1) -> tuple[np.ndarray, np.ndarray]:
+                      step: int = 1, pad: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """Best correlation of each (turn, number) within ``search`` pixels of the numeral's
         place (default: the profile's), tried every ``step`` pixels, shape (2,
         len(numbers)), and where it was found: (x, y) pixels from the numeral's place,
-        shape (2, len(numbers), 2)."""
-        x0, y0, x1, y1 = self.box
+        shape (2, len(numbers), 2). ``pad``: the measured card has this many pixels of its
+        surroundings on every side."""
+        x0, y0, x1, y1 = (v + pad for v in self.box)
         s = self.search if search is None else min(search, x0, y0)
         region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
@@ -545,6 +552,21 @@ class CardReader:
         return dataclasses.replace(reading, seam=seam, stray_ink=stray_ink(glyphs, self._blank),
                                    index_ink=index_ink(glyphs, self._blank, self.box[1] - 1))
 
+    def look_further(self, frame: np.ndarray, corners, reach_mm: int) -> CardReading:
+        """Where on an outline (frame pixels) the numeral lies when it lies up to
+        ``reach_mm`` off its place (the reading's ``shift``), looked for every two pixels
+        on the card warped with that much of its surroundings: an outline that far off
+        (the edges of a card below won the outline) cuts off a numeral as wide as the
+        card, out of reach of :meth:`read_card`'s own look. A caller moves the outline
+        there and reads it again; this reading has none of the checks of a card read
+        whole."""
+        ordered = upright_corners(corners)
+        pad = round(reach_mm * self.match_scale)
+        card = card_for_matching(frame, ordered, self.profile.layout, reach_mm)
+        m = measure(card, self.profile.inverse, self.match_scale, self.margin_px + pad)
+        scores, offsets = self.number_scores(m, pad, step=2, pad=pad)
+        return self._read(m, ordered, scores, offsets, pad)
+
     def _number(self, scores: np.ndarray) -> tuple[int, bool, float, float]:
         """(index of the best number, turned, its correlation, the number's confidence)."""
         t = self._t
@@ -566,11 +588,12 @@ class CardReader:
         number_conf *= _sigmoid(t["score_scale"] * (float(best[first]) - t["min_score"]))
         return first, turned, float(best[first]), number_conf
 
-    def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray) -> CardReading:
+    def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray,
+              pad: int = 0) -> CardReading:
         t = self._t
         first, turned, match, number_conf = self._number(scores)
         number = self.numbers[first]
-        dx, dy = offsets[int(turned), first].astype(int)
+        dx, dy = offsets[int(turned), first].astype(int) + pad
         rows, cols = self._strokes[int(turned) * len(self.numbers) + first]
         m = ink_on(m, rows + self.box[1] + dy, cols + self.box[0] + dx, self.profile.inverse)
         distances, logdets = self.colour_distances(m)
