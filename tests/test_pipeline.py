@@ -167,12 +167,14 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
 
 
 @pytest.mark.parametrize("scene,style,surface,card", [(12, "condensed", "mat", "G5"), (156, "condensed", "mat", "R6"),
-                                                    (379, "reference", "pattern", "Y11")])
-def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral(scene, style, surface, card):
+                                                    (379, "reference", "pattern", "Y11"),
+                                                    (54, "inverse", "cloth", "R11"), (426, "inverse", "pattern", "G4")])
+def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral_or_its_fill(scene, style, surface, card):
     """A pile of frameless cards under motion blur (scene 12), a card turned at the end of
     a fanned row (scene 156), a white card on a checked cloth, its pale squares running up
     to the card's edges (scene 379): the edges give no candidate outline there, the
-    numeral on the paper does (``seeds.py``). Scenes of ``elfer bench vision`` (seed 2026)."""
+    numeral on the paper does (``seeds.py``). Cards filled with colour under motion blur
+    (scenes 54 and 426): their colour does. Scenes of ``elfer bench vision`` (seed 2026)."""
     from companion.sim.datasets import render_scene
 
     _, entry = render_scene(2026 * 100_000 + scene, style=style, surface=surface)

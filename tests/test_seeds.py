@@ -3,11 +3,12 @@ pipeline can look for a card the edges gave no outline for."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.vision.area import PlayArea
 from companion.vision.markers import MARKER_SIZE_MM, corner_positions_mm
-from companion.vision.seeds import SEED_PX_PER_MM, numeral_seeds
+from companion.vision.seeds import SEED_PX_PER_MM, fill_seeds, numeral_seeds
 
 from test_find import FULLY_VISIBLE, _laid_out
 
@@ -79,3 +80,28 @@ def test_a_checked_cloth_gives_no_seeds_but_a_digit_on_a_card_does():
     view[183:207, 177:183] = (180, 40, 30)  # its numeral: one digit's upright stroke
     seeds = numeral_seeds(view, 1.0)
     assert seeds and np.hypot(seeds[0][0] - 180, seeds[0][1] - 195) <= 8
+
+
+def _filled_card(view, centre, turn_deg, colour):
+    """A card filled with ``colour``, a paper numeral in its middle, at 1 px/mm."""
+    corners = cv2.boxPoints((centre, (59, 91), turn_deg))
+    cv2.fillPoly(view, [np.int32(np.round(corners))], colour)
+    x, y = centre
+    view[int(y) - 12:int(y) + 12, int(x) - 10:int(x) - 4] = 240  # "11"
+    view[int(y) - 12:int(y) + 12, int(x) + 4:int(x) + 10] = 240
+
+
+def test_cards_filled_with_colour_give_a_seed_each_and_a_wooden_table_none():
+    """Two cards of a row 4 mm apart stay two cards; a region of wood-coloured saturation
+    far larger than a card, and a strip of it, are none."""
+    view = np.full((400, 500, 3), (150, 150, 150), np.uint8)  # a grey cloth, at 1 px/mm
+    _filled_card(view, (100.0, 120.0), 0.0, (40, 40, 220))
+    _filled_card(view, (163.0, 120.0), 0.0, (40, 40, 220))
+    _filled_card(view, (140.0, 280.0), 12.0, (60, 170, 60))
+    view[20:380, 300:480] = (40, 90, 150)  # wood
+    view[360:375, 20:260] = (40, 90, 150)
+    seeds = fill_seeds(view, 1.0)
+    assert len(seeds) == 3
+    for x, y, turn in ((100, 120, 0), (163, 120, 0), (140, 280, 12)):
+        sx, sy, theta = min(seeds, key=lambda s: np.hypot(s[0] - x, s[1] - y))
+        assert np.hypot(sx - x, sy - y) <= 2 and abs(np.degrees(theta) - turn) <= 1.5

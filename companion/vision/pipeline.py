@@ -45,7 +45,7 @@ from .find import CardFinder
 from .profile import Profile, default_profile
 from .read import CardReader, CardReading
 from .markers import MARKER_SIZE_MM, corner_positions_mm
-from .seeds import SEED_PX_PER_MM, numeral_seeds
+from .seeds import SEED_PX_PER_MM, fill_seeds, numeral_seeds
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
 OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card…
@@ -140,7 +140,8 @@ class TableReader:
         return TableReading(view.found, tuple(_one_per_card(readings, self._trusted)))
 
     def _look_at_numerals(self, frame, view, readings: list, settled: list) -> None:
-        """Cards the edges gave no outline for, found by their numerals (``seeds.py``)."""
+        """Cards the edges gave no outline for, found by their numerals on paper or by their
+        colour fill on a deck filled with colour (``seeds.py``)."""
         fine, fine_scale = view.resampled(SEED_PX_PER_MM)
         markers_mm = np.array(list(corner_positions_mm(self.area.play_area_mm).values()))
         markers = (view.mm_to_view(markers_mm) + 0.5) / fine_scale - 0.5
@@ -148,7 +149,9 @@ class TableReader:
         def in_fine_view(corners_frame):
             return (view.frame_to_view(np.asarray(corners_frame, np.float64)) + 0.5) / fine_scale - 0.5
 
-        for x, y, theta in numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM):
+        seeds = (fill_seeds(fine, SEED_PX_PER_MM) if self.profile.inverse
+                 else numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM))
+        for x, y, theta in seeds:
             if _inside((x, y), [in_fine_view(corners) for corners in settled]):
                 continue  # a card read already
             if any(_same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM) for _, corners, _ in readings):
