@@ -145,7 +145,7 @@ def _calibrated(style: str):
     (2026, 125, "cream", "mat"), (2026, 60, "condensed", "mat"), (2026, 172, "condensed", "mat"),
     (2026, 156, "condensed", "mat"), (2026, 799, "reference", "mat"), (2026, 1747, "reference", "wood"),
     (2026, 1869, "cream", "mat"), (7, 596, "condensed", "cloth"), (7, 872, "condensed", "pattern"),
-    (7, 196, "condensed", "cloth")])
+    (7, 196, "condensed", "cloth"), (7, 701, "cream", "mat")])
 def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, style, surface):
     """Each card of a fanned row shows a strip with its corner index and the first digit
     of its numeral, and seen from afar white card on white card shows hardly an edge: an
@@ -168,12 +168,14 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
 
 @pytest.mark.parametrize("scene,style,surface,card", [(12, "condensed", "mat", "G5"), (156, "condensed", "mat", "R6"),
                                                     (379, "reference", "pattern", "Y11"),
+                                                    (27, "reference", "pattern", "R11"), (631, "reference", "cloth", "Y3"),
                                                     (54, "inverse", "cloth", "R11"), (426, "inverse", "pattern", "G4")])
 def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral_or_its_fill(scene, style, surface, card):
     """A pile of frameless cards under motion blur (scene 12), a card turned at the end of
     a fanned row (scene 156), a white card on a checked cloth, its pale squares running up
-    to the card's edges (scene 379): the edges give no candidate outline there, the
-    numeral on the paper does (``seeds.py``). Cards filled with colour under motion blur
+    to the card's edges (scene 379), cards among a dozen others whose numerals are not
+    among the twelve strongest seeds (scenes 27 and 631): the edges give no
+    candidate outline there, the numeral on the paper does (``seeds.py``). Cards filled with colour under motion blur
     (scenes 54 and 426): their colour does. Scenes of ``elfer bench vision`` (seed 2026)."""
     from companion.sim.datasets import render_scene
 
@@ -271,3 +273,16 @@ def test_a_top_card_turned_against_the_card_below_is_read_on_its_own_outline():
     label = next(label for label in entry["cards"] if label["card"] == "R3")
     assert label["visible_share"] >= 0.98
     assert _named_near(TableReader(_calibrated("reference")).read(frame), label) == ["R3"]
+
+
+@pytest.mark.parametrize("code,seam,trusted", [("G5", 0.17, True), ("G1", 0.17, False), ("G11", 0.17, False),
+                                               ("G1", 0.12, True), ("G5", 0.25, False)])
+def test_a_one_or_eleven_with_a_faint_edge_down_its_face_is_not_trusted(code, seam, trusted):
+    """A strip of a fanned row shows one stroke, two strips an 11: for these another
+    card's edge down the face (``seams.py``) must be fainter than for other numbers
+    before the reading is trusted."""
+    from companion.cards import card
+    from companion.vision.read import CardReading
+
+    reading = CardReading(card(code), 0.99, False, match=0.93, seam=seam)
+    assert TableReader()._trusted(reading) is trusted

@@ -66,8 +66,10 @@ ELEVEN_STRAY_SHARE = 0.7
 # bench scenes: every 11 read right showed a seam below about 0.12, all but three other
 # cards read right one below 0.2. With these limits 9 of the 13 wrong readings went, and
 # one more card was read right. An 11 has the stricter limit, as for stray ink: two
-# strips of a row piece one together most easily.
-MAX_SEAM, ELEVEN_MAX_SEAM = 0.2, 0.14
+# strips of a row piece one together most easily; so has a 1, one strip's stroke (every
+# 1 read right on the bench showed less than 0.14; an outline in the middle of a fanned
+# row of seed 7, 0.19).
+MAX_SEAM, ONES_MAX_SEAM = 0.2, 0.14
 # A pair of corner indices in the middle of the face, one above the numeral and one
 # below, belong to a strip of a fanned row (``read.index_ink``): above this a reading is
 # not trusted. Cards read right showed at most 0.09 (16,000 readings: the first 1,000
@@ -93,6 +95,9 @@ SAME_PLACE_MM, SAME_TURN_DEG = 9.0, 6.0  # a numeral seed this near an outline r
 # Of the outlines moved so on the 2,000 bench scenes, 22 were read whole, all right (two
 # below this limit); of 1,000 scenes of seed 7, 16, four wrong, all below it.
 FURTHER_MM, FURTHER_TRUSTED_MATCH = 12, 0.88
+# Outlines looked for around seeds per frame at most (strongest seeds first; seeds on
+# cards read already cost nothing): a busy cloth gives many.
+MAX_SEED_LOOKS = 12
 MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-area marker's centre is the marker
 
 
@@ -151,11 +156,15 @@ class TableReader:
 
         seeds = (fill_seeds(fine, SEED_PX_PER_MM) if self.profile.inverse
                  else numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM))
+        looks = 0
         for x, y, theta in seeds:
             if _inside((x, y), [in_fine_view(corners) for corners in settled]):
                 continue  # a card read already
             if any(_same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM) for _, corners, _ in readings):
                 continue  # read as unknown on an outline centred there and turned alike: nothing new to see
+            if looks == MAX_SEED_LOOKS:
+                break
+            looks += 1
             found = self.finder.outline_near(view, x, y, theta)
             if found is not None:
                 self._consider(frame, view, found, readings, settled)
@@ -215,9 +224,9 @@ class TableReader:
         """Read as a whole card: a numeral that matches well on a face clean where the deck prints nothing."""
         if reading.card is None or reading.match < TRUSTED_MATCH:
             return False
-        eleven = reading.card.number == 11
+        eleven, ones = reading.card.number == 11, reading.card.number in (1, 11)
         return (reading.stray_ink <= self.max_stray_ink * (ELEVEN_STRAY_SHARE if eleven else 1.0)
-                and reading.seam <= (ELEVEN_MAX_SEAM if eleven else MAX_SEAM) and reading.index_ink <= MAX_INDEX_INK)
+                and reading.seam <= (ONES_MAX_SEAM if ones else MAX_SEAM) and reading.index_ink <= MAX_INDEX_INK)
 
 
 def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm: float) -> bool:

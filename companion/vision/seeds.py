@@ -26,7 +26,7 @@ NUMERAL_MM = 24  # box over which ink is summed: about one numeral
 MIN_INK = 0.12  # share of that box that must be ink
 SPACING_MM = 30  # seeds closer than this are one
 CENTRE_MM = 40  # a seed moves to the centre of the ink this wide around it: the whole numeral
-MAX_SEEDS = 12
+MAX_SEEDS = 36  # most lie on cards found already: the caller skips those
 STROKE_MM = 12  # ink in pieces smaller than this (corner indices, specks) marks no numeral: digits are 20 mm or more
 # … and in pieces larger than this neither: no deck's digit is (numeral boxes are at most
 # 55 × 61 mm); the bands of a checked cloth seen through the gaps between cards are
