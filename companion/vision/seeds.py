@@ -17,6 +17,8 @@ import math
 import cv2
 import numpy as np
 
+from .profile import CARD_MM
+
 SEED_PX_PER_MM = 1.0  # the finder's fine view
 PAPER_QUANTILE = 99.0  # the paper's brightness: a high quantile of the area (cards are its brightest part)…
 PAPER_SHARE = 0.6  # … and paper is at least this share of it (shading, warm light)
@@ -36,7 +38,6 @@ INK_SATURATION = 80  # inside a paper region, what is darker than paper or this 
 # 0–255; on 1,500 cards of the bench 95 % showed more over most of the face) …
 FILL_SATURATION = 100
 FILL_CUT_MM = 5  # … a region joined to others only by bridges thinner than this is cut off them
-CARD_SIZE_MM = (59.0, 91.0)
 FILL_SIZE = (0.85, 1.25)  # a region filled with colour this many times a card's size, either way, is a card …
 FILL_SOLID = 0.85  # … if it fills this share of its smallest rectangle
 
@@ -99,7 +100,7 @@ def fill_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM) -> list[
     # the numerals are holes in the fill (filled in, not closed over: that would join the
     # cards of a row, a few millimetres apart)
     regions, _ = cv2.findContours(fill, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    short, long = sorted(CARD_SIZE_MM)
+    short, long = sorted(CARD_MM)
     seeds = []
     for region in regions:
         (x, y), (w, h), angle = cv2.minAreaRect(region)
