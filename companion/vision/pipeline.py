@@ -175,7 +175,7 @@ class TableReader:
         read as a card the outline is moved onto it, checked there and read again; kept
         only when read whole and well matched there."""
         looked: list[np.ndarray] = []
-        for reading, corners, score in list(readings):
+        for reading, corners, _ in list(readings):
             centre = np.mean(corners, axis=0)
             if (reading.card is not None or reading.colour_confidence < AROUND_MIN_COLOUR
                     or _inside(centre, settled) or _inside(centre, looked)):

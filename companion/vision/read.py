@@ -525,8 +525,7 @@ class CardReader:
         for again, ``WIDE_SEARCH_MM`` around its place in steps of two pixels (enough to
         tell where it lies: a caller that moves the outline there reads it again)."""
         ordered = upright_corners(corners)
-        card = card_for_matching(frame, ordered, self.profile.layout)
-        m = measure(card, self.profile.inverse, self.match_scale, self.margin_px)
+        card, m = self._measured(frame, ordered)
         scores, offsets = self.number_scores(m)
         reading = self._read(m, ordered, scores, offsets)
         t = self._t
@@ -563,10 +562,16 @@ class CardReader:
         whole."""
         ordered = upright_corners(corners)
         pad = round(reach_mm * self.match_scale)
-        card = card_for_matching(frame, ordered, self.profile.layout, reach_mm)
-        m = measure(card, self.profile.inverse, self.match_scale, self.margin_px + pad)
+        _, m = self._measured(frame, ordered, reach_mm)
         scores, offsets = self.number_scores(m, pad, step=2, pad=pad)
         return self._read(m, ordered, scores, offsets, pad)
+
+    def _measured(self, frame: np.ndarray, ordered: np.ndarray, pad_mm: int = 0) -> tuple[np.ndarray, Measurement]:
+        """The card at matching scale (with ``pad_mm`` of its surroundings) and its
+        measurement, taken from the card alone."""
+        card = card_for_matching(frame, ordered, self.profile.layout, pad_mm)
+        margin = self.margin_px + round(pad_mm * self.match_scale)
+        return card, measure(card, self.profile.inverse, self.match_scale, margin)
 
     def _number(self, scores: np.ndarray) -> tuple[int, bool, float, float]:
         """(index of the best number, turned, its correlation, the number's confidence)."""
