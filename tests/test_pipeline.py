@@ -145,7 +145,8 @@ def _calibrated(style: str):
     (2026, 125, "cream", "mat"), (2026, 60, "condensed", "mat"), (2026, 172, "condensed", "mat"),
     (2026, 156, "condensed", "mat"), (2026, 799, "reference", "mat"), (2026, 1747, "reference", "wood"),
     (2026, 1869, "cream", "mat"), (7, 596, "condensed", "cloth"), (7, 872, "condensed", "pattern"),
-    (7, 196, "condensed", "cloth"), (7, 701, "cream", "mat")])
+    (7, 196, "condensed", "cloth"), (7, 701, "cream", "mat"),
+    (7, 177, "cream", "wood"), (7, 431, "reference", "mat"), (7, 989, "cream", "mat")])
 def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, style, surface):
     """Each card of a fanned row shows a strip with its corner index and the first digit
     of its numeral, and seen from afar white card on white card shows hardly an edge: an
@@ -154,7 +155,8 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
     looked for ink where the deck prints nothing (scene 156: before an 11 had to show
     less of it than other numbers; 799, 1747, 1869: before it looked for the next card's
     edge running down the face; seed 7, 596, 872 and 196: before it looked for a pair of
-    corner indices in the middle of the face)."""
+    corner indices in the middle of the face; 177, 431 and 989: before a 1 or an 11 had to
+    show less of such a pair than other numbers)."""
     from companion.sim.datasets import render_scene
 
     _, entry = render_scene(seed * 100_000 + scene, style=style, surface=surface)
@@ -298,4 +300,17 @@ def test_a_one_or_eleven_with_a_faint_edge_down_its_face_is_not_trusted(code, se
     from companion.vision.read import CardReading
 
     reading = CardReading(card(code), 0.99, False, match=0.93, seam=seam)
+    assert TableReader()._trusted(reading) is trusted
+
+
+@pytest.mark.parametrize("code,index_ink,trusted", [("G5", 0.07, True), ("G1", 0.07, False), ("G11", 0.07, False),
+                                                    ("G11", 0.03, True), ("G5", 0.15, False)])
+def test_a_one_or_eleven_with_corner_indices_in_its_middle_is_not_trusted(code, index_ink, trusted):
+    """Strips of a fanned row showing a 1, or two of them passing for an 11, show faint
+    corner indices in the middle of the face (``read.index_ink``); a 1 or 11 read whole
+    shows almost none, so for these the limit is stricter."""
+    from companion.cards import card
+    from companion.vision.read import CardReading
+
+    reading = CardReading(card(code), 0.99, False, match=0.93, index_ink=index_ink)
     assert TableReader()._trusted(reading) is trusted
