@@ -244,3 +244,30 @@ def test_a_picture_whose_outline_is_found_a_few_millimetres_off_still_teaches_it
     assert len(eighteens) == 4
     for image, polygon, card in eighteens:
         assert reader.read_card(image, polygon).card is card
+
+
+def _shaken(picture: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(picture, (0, 0), 2.5)
+
+
+def test_a_blurred_picture_is_named_for_a_retake(tmp_path, crops, capsys):
+    """A shaken or out-of-focus picture, the only one of its number: the numeral is still
+    learned from it, but the report names it (a blurred template matches other blurred
+    numerals too well), and so does the command line."""
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    cv2.imwrite(str(folder / "R19.png"), _shaken(crops[Card.parse("R19")][0]))
+    profile, report = calibrate(folder, deck_name="x")
+    assert report.blurred == ["R19.png"] and report.left_out == []
+    assert profile.numbers == tuple(range(1, 21))
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "profile")]) == 0
+    assert "warning: blurred (shaken or out of focus): R19.png" in capsys.readouterr().out
+
+
+def test_a_blurred_picture_beside_a_sharp_one_of_its_number_teaches_no_numeral(tmp_path, crops):
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    cv2.imwrite(str(folder / "R19_2.png"), _shaken(crops[Card.parse("R19")][0]))
+    profile, report = calibrate(folder, deck_name="x")
+    assert report.blurred == [] and "R19_2.png is blurred: its 19 was learned from the other pictures of a 19" \
+        in report.warnings
+    sharp_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
+    assert np.array_equal(profile.templates[19], sharp_only.templates[19])

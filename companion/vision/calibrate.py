@@ -13,6 +13,10 @@ is decided by its numeral against digits drawn with the bundled fonts
 (:mod:`companion.vision.digits`) and, for 6 and 9, by the underline; pictures of the
 same number are then made to agree with each other.
 
+A blurred picture (shaken or out of focus: much less fine detail than the others) teaches
+no numeral where a sharp picture of the same number does; where it is the only one, the
+numeral is learned from it and the report names it for a retake (``blurred``).
+
 A picture in which no card is found, or whose card shows no print, is left out with a
 warning that names it and says why; what is left must still make a whole profile (one
 colour with all 20 numbers). A folder that cannot raises :class:`CalibrationError`,
@@ -48,6 +52,13 @@ _NAME = re.compile(r"^([rygb])(\d{1,2})(?:[-_].*)?$", re.IGNORECASE)
 _MIN_PICTURES_PER_COLOUR_FOR_SPREAD = 3
 _MIN_CONTRAST = 0.15  # a card's numerals standing out less than this from it are no print
 _RETAKE = "retake those: one whole card a picture, flat, with the play-area markers in view"
+# A picture whose print keeps less than this share of the fine detail the set's pictures
+# typically keep is blurred (shaken or out of focus). On rendered calibration pictures
+# those below it all had a defocus of 1.2 px or more or a motion smear of 4.8 px or more
+# (at 1280 × 720); a numeral learned from one matches other blurred numerals too well (a
+# cream deck's smeared 19 took a 16 and a 10 for 19s).
+_BLURRED = 0.5
+_FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
 
 
 class CalibrationError(Exception):
@@ -75,6 +86,7 @@ class CalibrationReport:
     self_test: tuple[int, int] = (0, 0)  # (read right, pictures)
     warnings: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)  # pictures left out: no card found, or no print on it
+    blurred: list[str] = field(default_factory=list)  # blurred pictures a numeral had to be learned from: retake
 
     def text(self) -> str:
         left_out = f" ({len(self.left_out)} left out: {', '.join(self.left_out)})" if self.left_out else ""
@@ -153,6 +165,7 @@ class _Picture:
     measurement: object = None
     turned: bool = False
     turn_evidence: float = 0.0
+    blurred: bool = False
 
 
 def calibrate(images, deck_name: str, layout: Layout | None = None,
@@ -193,6 +206,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     for p in pictures:
         p.glyph = glyph_map(p.measurement)
     warnings: list[str] = [f"{_lost_text([item])}: left out" for item in lost]
+    blurred = _mark_blurred(pictures, layout, warnings)
 
     numerals.normalise(pictures, layout)
     box = numerals.learn_box(pictures, layout)
@@ -244,7 +258,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         colours=[c.letter for c in inks], inverse=inverse, numeral_box_mm=box,
         turned=[p.name for p in pictures if p.turned],
         found_by={k: sum(p.found_by == k for p in pictures) for k in {p.found_by for p in pictures}},
-        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost])
+        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], blurred=blurred)
     if misread:
         report.warnings.append(f"reads only {right} of its own {len(pictures)} pictures right (not "
                                f"{', '.join(misread[:8])}{' ...' if len(misread) > 8 else ''}): retake those")
@@ -303,6 +317,42 @@ def _inks(pictures: list[_Picture], by_colour) -> tuple[dict, dict, np.ndarray]:
         spread = np.concatenate(deviations)
         covariance = spread.T @ spread / max(len(spread) - 1, 1)
     return inks, inks_lab, covariance
+
+
+def sharpness(glyph: np.ndarray, layout: Layout) -> float:
+    """How much fine detail a card's print keeps: what its glyph map loses to a blur of
+    ``_FINE_MM`` over what it loses to one of ``_COARSE_MM``. Shaking or defocus has
+    taken the finest detail already. The count of strokes cancels out (a 1 and an 18 of
+    one picture score alike), so pictures of one deck and camera compare."""
+    margin = round(layout.margin_mm * layout.match_px_per_mm)
+    inner = glyph[margin:glyph.shape[0] - margin, margin:glyph.shape[1] - margin]
+    fine = inner - cv2.GaussianBlur(inner, (0, 0), _FINE_MM * layout.match_px_per_mm)
+    coarse = inner - cv2.GaussianBlur(inner, (0, 0), _COARSE_MM * layout.match_px_per_mm)
+    return float(np.sum(fine * fine) / max(float(np.sum(coarse * coarse)), 1e-9))
+
+
+def _mark_blurred(pictures: list[_Picture], layout: Layout, warnings: list[str]) -> list[str]:
+    """Marks the pictures much blurrier than the set's typical one (``_BLURRED``): their
+    numerals are learned from the other pictures of the same number where there are
+    any (their ink still counts). Returns the names of the blurred pictures a numeral
+    must be learned from all the same, to be retaken."""
+    if len(pictures) < 3:
+        return []
+    detail = np.array([sharpness(p.glyph, layout) for p in pictures])
+    typical = float(np.median(detail))
+    for p, kept in zip(pictures, detail):
+        p.blurred = kept < _BLURRED * typical
+    only = []
+    for p in (p for p in pictures if p.blurred):
+        if any(q.card.number == p.card.number and not q.blurred for q in pictures):
+            warnings.append(f"{p.name} is blurred: its {p.card.number} was learned from the other pictures of a "
+                            f"{p.card.number}")
+        else:
+            only.append(p.name)
+    if only:
+        warnings.append(f"blurred (shaken or out of focus): {', '.join(only)}; their numerals were learned from "
+                        f"them all the same: retake them, held still, or those numbers may be misread")
+    return only
 
 
 def _glare(p: _Picture, layout: Layout) -> bool:

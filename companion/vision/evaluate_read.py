@@ -225,9 +225,10 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
                         retaken: dict[str, list[str]] | None = None) -> dict[str, Profile]:
     """A profile per style, calibrated from its 23 calibration pictures (R1–R20, Y11, G11,
     B11) as ``elfer synth cards`` renders them (written to ``folder``/style, or a temporary
-    folder). A picture in which the card is not found is retaken, as a family would: the
-    next variant of that card replaces it (``retaken``, when given, collects the cards
-    per style)."""
+    folder). A picture the calibration names, because the card is not found in it or it is
+    blurred and the only picture of its number, is retaken, as a family would: the next
+    variant of that card replaces it (``retaken``, when given, collects the cards per
+    style)."""
     import tempfile
 
     from ..sim.datasets import write_cards
@@ -242,7 +243,7 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
             for retake in range(2, 7):
                 try:
                     profiles[style], report = calibrate(out, deck_name=style)
-                    lost = report.left_out
+                    lost = report.left_out + report.blurred
                 except CalibrationError as error:  # a picture the profile needs was left out
                     if not error.left_out or retake == 6:
                         raise

@@ -153,7 +153,9 @@ def orient(pictures, layout: Layout) -> None:
         turned = font_likeness(crop[::-1, ::-1], p.card.number)
         p.turned, p.turn_evidence = turned > upright, abs(turned - upright)
     for number in {p.card.number for p in pictures}:
-        group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
+        group = [p for p in pictures if p.card.number == number]
+        sharp = [p for p in group if not p.blurred]
+        group = sorted(sharp or group, key=lambda p: -p.turn_evidence)
         anchor = _crop(group[0], layout)
         for p in group[1:]:
             same, other = ncc(_crop(p, layout), anchor), ncc(_crop(p, layout)[::-1, ::-1], anchor)
@@ -181,12 +183,15 @@ def templates(pictures, layout: Layout, warnings: list[str]) -> dict[int, np.nda
     """Each number's template: its pictures' numeral crops, each aligned to the most
     certain one, and their median (mean of two). A picture whose numeral does not look
     like the others' (an outline that missed, a glare spot) is left out when there are
-    three or more."""
+    three or more; so is a blurred one (``blurred``, see ``calibrate``) when there is a
+    sharp one: a blurred numeral matches other blurred numerals too well."""
     search = layout.search_px()
     shape = layout.template_shape()
     templates = {}
     for number in sorted({p.card.number for p in pictures}):
-        group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
+        group = [p for p in pictures if p.card.number == number]
+        sharp = [p for p in group if not p.blurred]
+        group = sorted(sharp or group, key=lambda p: -p.turn_evidence)
         anchor = _crop(group[0], layout)
         stack = [anchor]
         for p in group[1:]:
