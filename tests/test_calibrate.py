@@ -267,7 +267,7 @@ def test_a_blurred_picture_beside_a_sharp_one_of_its_number_teaches_no_numeral(t
     folder = _write(tmp_path / "p", crops, calibration_set())
     cv2.imwrite(str(folder / "R19_2.png"), _shaken(crops[Card.parse("R19")][0]))
     profile, report = calibrate(folder, deck_name="x")
-    assert report.blurred == [] and "R19_2.png is blurred: its 19 was learned from the other pictures of a 19" \
+    assert report.blurred == [] and "R19_2.png is blurred: its numeral was learned from the other pictures of its number" \
         in report.warnings
     sharp_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
     assert np.array_equal(profile.templates[19], sharp_only.templates[19])

@@ -345,8 +345,7 @@ def _mark_blurred(pictures: list[_Picture], layout: Layout, warnings: list[str])
     only = []
     for p in (p for p in pictures if p.blurred):
         if any(q.card.number == p.card.number and not q.blurred for q in pictures):
-            warnings.append(f"{p.name} is blurred: its {p.card.number} was learned from the other pictures of a "
-                            f"{p.card.number}")
+            warnings.append(f"{p.name} is blurred: its numeral was learned from the other pictures of its number")
         else:
             only.append(p.name)
     if only:
