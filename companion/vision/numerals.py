@@ -153,9 +153,7 @@ def orient(pictures, layout: Layout) -> None:
         turned = font_likeness(crop[::-1, ::-1], p.card.number)
         p.turned, p.turn_evidence = turned > upright, abs(turned - upright)
     for number in {p.card.number for p in pictures}:
-        group = [p for p in pictures if p.card.number == number]
-        sharp = [p for p in group if not p.blurred]
-        group = sorted(sharp or group, key=lambda p: -p.turn_evidence)
+        group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
         anchor = _crop(group[0], layout)
         for p in group[1:]:
             same, other = ncc(_crop(p, layout), anchor), ncc(_crop(p, layout)[::-1, ::-1], anchor)
