@@ -134,6 +134,15 @@ def test_an_outline_a_few_millimetres_off_is_read_and_says_where_the_card_is(alo
 
 
 @functools.lru_cache(maxsize=None)
+def _bench_scene(number: int, style: str, surface: str):
+    """A scene as ``elfer bench vision`` renders it (``number``: seed × 100,000 + scene):
+    the decoded frame and its labels."""
+    from companion.sim.datasets import render_scene
+
+    _, entry = render_scene(number, style=style, surface=surface)
+    return cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR), entry
+
+
 def _calibrated(style: str):
     from companion.vision.calibrate import calibrate
     from test_read import _calibration_pictures
@@ -157,10 +166,7 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
     edge running down the face; seed 7, 596, 872 and 196: before it looked for a pair of
     corner indices in the middle of the face; 177, 431 and 989: before a 1 or an 11 had to
     show less of such a pair than other numbers)."""
-    from companion.sim.datasets import render_scene
-
-    _, entry = render_scene(seed * 100_000 + scene, style=style, surface=surface)
-    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    frame, entry = _bench_scene(seed * 100_000 + scene, style, surface)
     assert entry["layout"] == "side_by_side"
     named = [seen.card.code for seen in TableReader(_calibrated(style)).read(frame).cards if seen.card is not None]
     on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
@@ -172,10 +178,7 @@ def test_a_card_half_covered_is_not_read_as_another_number():
     """A 10 with the next card lying over half its 0: the numeral matches a 16 only just
     (0.808) and was reported as one (scene 605 of ``elfer bench vision``, seed 7, cream
     deck on a mat). Every card named must lie on top."""
-    from companion.sim.datasets import render_scene
-
-    _, entry = render_scene(7 * 100_000 + 605, style="cream", surface="mat")
-    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    frame, entry = _bench_scene(7 * 100_000 + 605, "cream", "mat")
     named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}
     on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
     assert named and named <= on_top
@@ -192,10 +195,7 @@ def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral_or_its_fill(
     among the twelve strongest seeds (scenes 27 and 631): the edges give no
     candidate outline there, the numeral on the paper does (``seeds.py``). Cards filled with colour under motion blur
     (scenes 54 and 426): their colour does. Scenes of ``elfer bench vision`` (seed 2026)."""
-    from companion.sim.datasets import render_scene
-
-    _, entry = render_scene(2026 * 100_000 + scene, style=style, surface=surface)
-    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
     label = next(label for label in entry["cards"] if label["card"] == card)
     assert label["visible_share"] >= 0.98
     reading = TableReader(_calibrated(style)).read(frame)
@@ -208,10 +208,7 @@ def test_a_numeral_s_long_strokes_do_not_pass_for_a_card_lying_across(scene, sur
     as one straight edge across 0.9 of the card's width, a 14's upright strokes span 0.69
     of its height. The finder once took these for the edge of a card lying across and
     left the plainly visible card unread (scenes of ``elfer bench vision``, seed 2026)."""
-    from companion.sim.datasets import render_scene
-
-    _, entry = render_scene(2026 * 100_000 + scene, style="condensed", surface=surface)
-    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "condensed", surface)
     label = next(label for label in entry["cards"] if label["card"] == card)
     assert label["visible_share"] >= 0.98
     assert card in _named_near(TableReader(_calibrated("condensed")).read(frame), label)
@@ -220,10 +217,7 @@ def test_a_numeral_s_long_strokes_do_not_pass_for_a_card_lying_across(scene, sur
 def test_a_pile_lying_partly_on_its_neighbour_does_not_hide_it():
     """Scene 15 of ``elfer bench vision`` (seed 2026): the 11 lies on a tenth of the 10
     beside it; both are read, each with its own outline."""
-    from companion.sim.datasets import render_scene
-
-    _, entry = render_scene(2026 * 100_000 + 15, style="reference", surface="mat")
-    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    frame, entry = _bench_scene(2026 * 100_000 + 15, "reference", "mat")
     reading = TableReader().read(frame)
     for card in ("R10", "R11"):
         label = next(label for label in entry["cards"] if label["card"] == card)
@@ -251,10 +245,7 @@ def test_a_pile_whose_outline_lies_far_off_its_numeral_is_read_by_a_further_look
     """On this pile every outline lies about a centimetre off the top card (the card
     below won the edges), all read as no card; the further look moves one onto the
     numeral (scene of ``elfer bench vision``, seed 2026)."""
-    from companion.sim.datasets import render_scene
-
-    _, entry = render_scene(2026 * 100_000 + scene, style=style, surface=surface)
-    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
     label = next(label for label in entry["cards"] if label["card"] == card)
     assert label["visible_share"] >= 0.98
     assert _named_near(TableReader(_calibrated(style)).read(frame), label) == [card]
@@ -266,10 +257,7 @@ def test_a_pile_whose_edges_lead_the_outline_astray_is_read_from_outlines_around
     """On these piles the edges of a card below (or a neighbour's) win the refinement and
     the outline reads as no card (scenes of ``elfer bench vision``, seed 2026); the
     outlines refined around it find the top card."""
-    from companion.sim.datasets import render_scene
-
-    _, entry = render_scene(2026 * 100_000 + scene, style=style, surface=surface)
-    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
     label = next(label for label in entry["cards"] if label["card"] == card)
     assert label["visible_share"] >= 0.98
     profile = None if style == "reference" else _calibrated(style)
@@ -281,10 +269,7 @@ def test_a_top_card_turned_against_the_card_below_is_read_on_its_own_outline():
     refinement, an outline turned 15° off the 3 on top; its numeral reads as a 3, but
     the top card's frame crosses where the deck prints nothing. The outlines turned
     around it find the 3's own."""
-    from companion.sim.datasets import render_scene
-
-    _, entry = render_scene(2026 * 100_000 + 79, style="reference", surface="mat")
-    frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)
+    frame, entry = _bench_scene(2026 * 100_000 + 79, "reference", "mat")
     label = next(label for label in entry["cards"] if label["card"] == "R3")
     assert label["visible_share"] >= 0.98
     assert _named_near(TableReader(_calibrated("reference")).read(frame), label) == ["R3"]
