@@ -17,6 +17,7 @@ import pytest
 from companion.cards import DECK, Card, Colour
 from companion.sim.deck import CARD_MM as SIM_CARD_MM
 from companion.sim.deck import STYLES
+from companion.sim.lighting import white_balance_gains
 from companion.vision.calibrate import calibrate
 from companion.vision.evaluate_read import NEUTRAL_LIGHT, WARM_LIGHT, calibration_set, crop_around, table
 from companion.vision.profile import CARD_MM
@@ -98,6 +99,28 @@ def test_yellow_and_green_stay_apart_under_a_2700_kelvin_lamp(decks, style):
     wrong = [(c.code, r.card.code) for c, r, _ in readings if r.card is not None and r.card is not c]
     assert wrong == []
     assert _misses(readings) == []
+
+
+def test_the_paper_s_level_under_a_warm_lamp_is_told_by_cards_of_known_colour(decks):
+    """A warm lamp bright enough to saturate cream paper in red and green leaves its true
+    level unknown to any one card; the inks of cards whose colour is known tell it. The
+    median over a picture's cards lies within 5 % of the true level (the renderer's
+    paper times the camera's white-balance gains); under neutral light nothing
+    saturates and nothing is estimated."""
+    reader, _ = decks["cream"]
+    kelvin, correction = 2800.0, 0.6
+    light = dict(exposure=1.2, colour_temperature_k=kelvin, white_balance=correction, vignette=0.1, noise_sigma=1.5,
+                 jpeg_quality=85)
+    layout = table("cream", 0, SURFACES["cream"])
+    (picture,) = layout.pictures(DECK[::5], light)
+    levels = [reader.paper_level(picture.image, polygon, card.colour)
+              for card, polygon in zip(picture.cards, picture.polygons)]
+    truth = np.array(STYLES["cream"].paper_rgb, float) * white_balance_gains(kelvin, correction)[::-1]
+    estimate = np.nanmedian(np.array(levels, float), axis=0)
+    assert np.abs(estimate / (truth / truth[2]) - 1).max() <= 0.05, (estimate, truth / truth[2])
+    (neutral,) = layout.pictures(DECK[::5], NEUTRAL_LIGHT)
+    assert all(reader.paper_level(neutral.image, polygon, card.colour) is None
+               for card, polygon in zip(neutral.cards, neutral.polygons))
 
 
 # --------------------------------------------------------------------- unknown

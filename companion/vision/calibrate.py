@@ -44,7 +44,8 @@ import numpy as np
 from ..cards import COLOURS, Card, Colour
 from . import numerals
 from .profile import NUMBERS, Layout, Profile
-from .read import CardReader, card_for_matching, glyph_map, lab, looks_inverse, measure, upright_corners
+from .ink import lab, looks_inverse, measure
+from .read import CardReader, card_for_matching, glyph_map, upright_corners
 from .single import locate
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")

@@ -18,7 +18,8 @@ import numpy as np
 
 from .digits import font_likeness, ncc
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Layout
-from .read import STRAY_INK, glyph_map, ink_on
+from .ink import ink_on
+from .read import STRAY_INK, glyph_map
 
 _BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
 
@@ -232,7 +233,7 @@ def face_print(pictures, layout: Layout) -> np.ndarray:
 
 def measure_ink_on_strokes(pictures, templates: dict[int, np.ndarray], layout: Layout, inverse: bool) -> None:
     """Each picture's ink measured again on its numeral's strokes, as the reader measures
-    it (``read.ink_on``): where its number's template matches best near the numeral box,
+    it (``ink.ink_on``): where its number's template matches best near the numeral box,
     the template's ink pixels. The card's strongest colour, measured first, can be the
     table beside an outline a little off or a shadow; inks learned from it would sit
     apart from the inks the reader measures."""

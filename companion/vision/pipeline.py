@@ -28,7 +28,11 @@ candidate at a time, those its checks reject too, and the numeral decides:
 4. an outline read as no card though it shows a deck's ink, where no card settled its
    place, may lie a centimetre off its card (a numeral as wide as the card is cut off
    there): the numeral is looked for that far around, and where it is found the outline
-   is moved onto it, checked and read again (``TableReader._look_further``).
+   is moved onto it, checked and read again (``TableReader._look_further``);
+5. a card whose number was read but not its colour is read again with the paper's true
+   level in this light, as the frame's cards read whole tell it: under a warm lamp
+   white or cream paper saturates the sensor in red and green, and how far decides
+   whether an ink is green or yellow (``TableReader._read_again_in_this_light``).
 """
 
 from __future__ import annotations
@@ -107,6 +111,9 @@ FURTHER_MM, FURTHER_TRUSTED_MATCH = 12, 0.88
 # Outlines looked for around seeds per frame at most (strongest seeds first; seeds on
 # cards read already cost nothing): a busy cloth gives many.
 MAX_SEED_LOOKS = 12
+# Cards read whole that tell the paper's level in a warm lamp's light (at most, at least;
+# their median is taken): one misread card must not decide it.
+PAPER_CARDS, MIN_PAPER_CARDS = 8, 3
 MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-area marker's centre is the marker
 
 
@@ -151,6 +158,7 @@ class TableReader:
         if view.mapped:
             self._look_at_numerals(frame, view, readings, settled)
             self._look_further(frame, view, readings, settled)
+        self._read_again_in_this_light(frame, readings)
         return TableReading(view.found, tuple(_one_per_card(readings, self._trusted)))
 
     def _look_at_numerals(self, frame, view, readings: list, settled: list) -> None:
@@ -203,6 +211,36 @@ class TableReader:
             if self._trusted(moved_reading) and moved_reading.match >= FURTHER_TRUSTED_MATCH:
                 readings.append((moved_reading, moved, moved_score))
                 settled.append(moved)
+
+    def _read_again_in_this_light(self, frame, readings: list) -> None:
+        """Cards whose number was read but whose colour was not, read again with the
+        paper's level in this light as the frame's cards read whole tell it
+        (``CardReader.paper_level``): under a warm lamp white or cream paper saturates red
+        and green, and the ink's colour there depends on how far; one card cannot tell,
+        the cards of known colour beside it can."""
+        sure = self.profile.thresholds["min_confidence"]
+        doubtful = [i for i, (reading, _, _) in enumerate(readings)
+                    if reading.card is None and reading.number_confidence >= sure and reading.colour_confidence < sure]
+        if not doubtful or self.profile.inverse:
+            return
+        levels, seen = [], set()
+        for reading, corners, _ in readings:
+            if len(levels) == PAPER_CARDS or not self._trusted(reading) or reading.card in seen:
+                continue
+            seen.add(reading.card)
+            level = self.reader.paper_level(frame, corners, reading.card.colour)
+            if level is None:
+                return  # the paper is not saturated in this light (or all of it is)
+            if np.isfinite(level).all():
+                levels.append(level)
+        if len(levels) < MIN_PAPER_CARDS:
+            return
+        paper = np.median(levels, axis=0)
+        for i in doubtful:
+            _, corners, score = readings[i]
+            again = self.reader.read_card(frame, corners, paper)
+            if again.card is not None:
+                readings[i] = (again, corners, score)
 
     def _consider(self, frame, view, found, readings: list, settled: list, look_around: bool = True) -> None:
         """Read one outline (moved onto its numeral when that lies off its place, checked

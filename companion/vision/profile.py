@@ -22,7 +22,7 @@ Inks are measured after dividing the card's pixels by the card's own paper colou
 warm lamp or a cream card stock cancels out). What an ink takes from the paper's light,
 (1 − ink/paper) per R, G, B channel, is its absorption; each colour's ``chroma`` is the
 absorption's chromaticity (x, y): opponent components over the grey part, so its angle
-is the ink's hue and its length the saturation (see ``read.chromaticity``). The reader
+is the ink's hue and its length the saturation (see ``ink.chromaticity``). The reader
 classifies by hue and log saturation. ``colour_covariance`` (2 × 2) is their spread
 from picture to picture seen in calibration (hue in radians, log saturation), shared
 by the colours; the reader adds the spreads in the thresholds. ``lab`` is the ink on white paper in CIE
@@ -65,6 +65,8 @@ DEFAULT_THRESHOLDS: Mapping[str, float] = {
     "colour_saturation_spread": 0.25,  # spread of an ink's log saturation
     "colour_hue_spread": 0.08,  # spread of its hue (radians)
     "clip_spread": 0.12,  # how far (log) saturated paper is typically above the sensor's maximum
+    "paper_spread": 0.04,  # how far (log) a card's saturated paper may lie from what the frame's other cards tell
+    "paper_min_strength": 0.4,  # fainter ink is read without the frame's paper level (see read.py)
     "max_colour_distance": 6.0,  # Mahalanobis distance to the nearest ink beyond which the colour is unknown
     "min_strength": 0.12,  # an ink absorbing less than this is no ink …
     "max_strength": 2.5,  # … and a "paper" this much brighter than the "ink" is no card

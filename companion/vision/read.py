@@ -20,9 +20,10 @@ The finder gives the four corners of a fully visible card. The reader
    The colour is told by hue and log saturation against the profile's inks, each a
    Gaussian narrow in hue and wide in saturation (wider still when the ink is pale or
    faint); where the paper saturates the sensor in a channel (a warm lamp on white
-   card) the unknown overexposure is allowed for. Yellow (absorbs blue) and green
-   (absorbs red and blue) stay apart even under 2700 K with the white balance only
-   half corrected;
+   card) the unknown overexposure is allowed for, or taken from what the frame's
+   other cards tell (``paper``; steps 2, 3 and this one are :mod:`.ink`). Yellow
+   (absorbs blue) and green (absorbs red and blue) stay apart even under 2700 K with
+   the white balance only half corrected;
 4. projects every pixel onto the background→numeral colour direction: a colour-free
    *glyph map* (0 background, 1 numeral), so one colour's numerals read every colour's
    cards, on paper and on inverse decks alike;
@@ -52,7 +53,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from dataclasses import dataclass
 
 import cv2
@@ -60,6 +60,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
+from .ink import InkModel, Measurement, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 from .seams import seam_strength
 
@@ -69,15 +70,6 @@ STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline
 STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
 INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
 INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip turned a little
-_CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
-_ONES = np.ones((1, 3), np.float32)
-_CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
-
-# sRGB (linear) → XYZ, D65
-_RGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],
-                        [0.2126729, 0.7151522, 0.0721750],
-                        [0.0193339, 0.1191920, 0.9503041]])
-_D65 = np.array([0.95047, 1.0, 1.08883])
 
 
 # --- geometry -------------------------------------------------------------------------
@@ -162,131 +154,7 @@ def rectify(frame: np.ndarray, corners, px_per_mm: float = DEFAULT_PX_PER_MM) ->
     return warp_card(frame, face_corners(corners), px_per_mm)
 
 
-# --- colour ---------------------------------------------------------------------------
-
-
-def lab(rgb) -> np.ndarray:
-    """CIE L*a*b* (D65) of sRGB colours given in 0–1, shape (..., 3), RGB order."""
-    rgb = np.clip(np.asarray(rgb, np.float64), 0.0, 1.0)
-    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
-    xyz = linear @ _RGB_TO_XYZ.T / _D65
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
-
-
-@dataclass(frozen=True)
-class Measurement:
-    """A card's paper and ink, measured on the rectified card."""
-
-    normalised: np.ndarray  # float32 BGR, each pixel divided by the card's local background (background ≈ 1)
-    foreground: np.ndarray  # BGR of the numerals' colour in ``normalised`` units
-    ink: np.ndarray  # BGR of the card colour's ink relative to the paper (paper = 1)
-    absorption: np.ndarray  # (R, G, B): what the ink takes from the paper's light, 1 − ink/paper
-    chroma: np.ndarray  # (x, y): the absorption's chromaticity (angle: hue, length: saturation)
-    strength: float  # length of the absorption (0: no ink, ~0.8–1.3: solid print ink)
-    contrast: float  # distance of the foreground from the background, in normalised RGB
-    foreground_share: float  # share of the card's inner pixels that are foreground
-    clipped: np.ndarray  # (R, G, B) bools: the paper saturates the sensor there, so the ink's ratio is off
-    background: np.ndarray | None = None  # BGR of the card's typical background in the picture (0–255)
-
-
-def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.ndarray:
-    """The card's local background colour everywhere (float32 BGR): its paper, or on an
-    inverse deck its colour fill, with numerals, frame and indices filtered out.
-
-    Ink is darker than paper in every channel, and paper is lighter than a colour fill,
-    so a grey-scale dilation (inverse: erosion) wider than a stroke removes the strokes;
-    a box blur smooths what is left."""
-    size = max(3, int(round(9 * px_per_mm)) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    smooth = cv2.GaussianBlur(card, (3, 3), 0)
-    field = cv2.erode(smooth, kernel) if inverse else cv2.dilate(smooth, kernel)
-    field = cv2.blur(field, (size, size))
-    return np.maximum(field.astype(np.float32), np.float32(4.0))
-
-
-def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -> Measurement:
-    """Background, numerals and ink of a rectified card (uint8 BGR at ``px_per_mm``).
-
-    Shading (vignette, a lamp's fall-off, shadows) multiplies the light; glare adds the
-    lamp's light. Where the background is darker than the card's typical background the
-    card is divided by it (a local white balance); where it is brighter, the excess is
-    taken for glare and subtracted first, so the numerals under a glare spot keep their
-    shape."""
-    h, w = card.shape[:2]
-    field = background_field(card, inverse, px_per_mm)
-    step = max(1, round(3 * px_per_mm))  # the field is smooth: a sparse sample gives its median
-    sample = field[margin_px:h - margin_px:step, margin_px:w - margin_px:step].reshape(-1, 3)
-    typical = np.partition(sample, len(sample) // 2, axis=0)[len(sample) // 2]
-    divisor = np.minimum(field, typical.astype(np.float32))
-    # (card - (field - divisor)) / divisor, with OpenCV's element-wise operations
-    normalised = cv2.divide(cv2.add(cv2.subtract(card, field, dtype=cv2.CV_32F), divisor), divisor)
-    inner = normalised[margin_px:h - margin_px, margin_px:w - margin_px]
-    foreground, distance, far = _strongest(inner.reshape(-1, 3), 0.985)
-    share = float(np.count_nonzero(distance >= 0.3 * far)) / distance.size
-    ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, typical, inverse)
-    return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical)
-
-
-def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse: bool) -> Measurement:
-    """The measurement with its ink taken only from the pixels at ``rows``, ``cols``: the
-    numeral's own strokes, once the number is known. The card's strongest colour may be
-    something else: the table beside an outline that reaches over the card's edge, a
-    shadow, a hand."""
-    h, w = measurement.normalised.shape[:2]
-    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
-    pixels = measurement.normalised[rows[inside], cols[inside]]
-    if len(pixels) < 4 or measurement.background is None:
-        return measurement
-    foreground, _, _ = _strongest(pixels, 0.9)
-    return dataclasses.replace(measurement, foreground=foreground,
-                               **dict(zip(("ink", "absorption", "chroma", "strength", "contrast", "clipped"),
-                                          _ink_fields(foreground, measurement.background, inverse))))
-
-
-def _strongest(pixels: np.ndarray, quantile: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """The median colour of the pixels (N × 3, normalised) that lie furthest from the
-    background (at least 0.6 times the ``quantile``'s distance), their squared distances
-    and that distance."""
-    offset = cv2.subtract(np.ascontiguousarray(pixels, np.float32).reshape(-1, 1, 3), (1.0, 1.0, 1.0, 0.0))
-    distance = cv2.transform(cv2.multiply(offset, offset), _ONES).ravel()
-    k = int(quantile * (distance.size - 1))
-    far = float(np.partition(distance, k)[k])
-    strongest = distance >= 0.6 * far
-    if far <= 1e-6 or not strongest.any():
-        return np.ones(3, np.float32), distance, far
-    chosen = pixels.reshape(-1, 3)[strongest]
-    return np.partition(chosen, len(chosen) // 2, axis=0)[len(chosen) // 2].astype(np.float32), distance, far
-
-
-def _ink_fields(foreground: np.ndarray, typical: np.ndarray, inverse: bool) -> tuple:
-    """(ink, absorption, chroma, strength, contrast, clipped) of a foreground colour."""
-    ink = 1.0 / np.maximum(foreground, 1e-3) if inverse else foreground
-    absorption = 1.0 - ink[::-1].astype(np.float64)
-    paper = typical * foreground if inverse else typical
-    return (ink, absorption, chromaticity(absorption), float(np.linalg.norm(absorption)),
-            float(np.linalg.norm(foreground - 1.0)), paper[::-1] >= _CLIPPED)
-
-
-_OPPONENT = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[np.sqrt(2)], [np.sqrt(6)]])
-
-
-def chromaticity(absorption: np.ndarray) -> np.ndarray:
-    """(x, y) of an absorption vector (R, G, B): its opponent components (red–green,
-    yellow–blue) over its grey part. Mixing the ink with paper scales the whole vector,
-    so the point does not move; only a change of hue or saturation moves it."""
-    grey = float(absorption.sum()) / np.sqrt(3)
-    return _OPPONENT @ absorption / max(grey, 1e-3)
-
-
-def looks_inverse(card: np.ndarray, margin_px: int) -> bool:
-    """Whether most of the card is a colour fill rather than paper (for calibration)."""
-    h, w = card.shape[:2]
-    inner = card[margin_px:h - margin_px, margin_px:w - margin_px]
-    whiteness = np.minimum(np.minimum(inner[..., 0], inner[..., 1]), inner[..., 2]).ravel()
-    k = int(0.99 * (whiteness.size - 1))
-    top = float(np.partition(whiteness, k)[k])
-    return float(np.median(whiteness)) < 0.5 * top
+# --- numerals on the face ------------------------------------------------------------
 
 
 def glyph_map(measurement: Measurement, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
@@ -400,10 +268,6 @@ def _single_threaded_blas() -> None:
     threadpool_limits(1, user_api="blas")
 
 
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
-
-
 class CardReader:
     """Reads cards with one deck's :class:`~companion.vision.profile.Profile`."""
 
@@ -436,11 +300,7 @@ class CardReader:
         # how far apart two (number, turn) templates are: their difference's length
         gram = self._templates.T @ self._templates
         self._apart = np.sqrt(np.maximum(2.0 - 2.0 * gram, 1e-6))
-        self._colours = profile.colours
-        inks = np.stack([profile.inks[c] for c in self._colours])
-        self._ink_saturation = np.maximum(np.hypot(inks[:, 0], inks[:, 1]), 1e-3)
-        self._ink_polar = np.stack([np.arctan2(inks[:, 1], inks[:, 0]), np.log(self._ink_saturation)], axis=1)
-        self._covariance = profile.colour_covariance
+        self.inks = InkModel(profile.colours, profile.inks, profile.colour_covariance, self._t)
         # where each numeral has its strokes (rows, columns in the numeral box), upright and turned
         self._strokes = [np.nonzero(profile.templates[number][::step, ::step] >= 128)
                          for step in (1, -1) for number in self.numbers]
@@ -475,49 +335,23 @@ class CardReader:
         count = len(self.numbers)
         return scores.max(axis=0).reshape(2, count), offsets.reshape(2, count, 2)
 
-    def colour_distances(self, measurement: Measurement) -> tuple[np.ndarray, np.ndarray]:
-        """Mahalanobis distance of the card's ink from each of the profile's inks, in hue
-        (angle) and log saturation, and the log-determinants of their spreads (for the
-        posterior). The hue is less certain for a pale ink and a faint stroke.
+    def paper_level(self, frame: np.ndarray, corners, colour: Colour) -> np.ndarray | None:
+        """The paper's true level in this light (R, G, B relative to its blue), told by a
+        card whose colour is known (corners: frame pixels, any order); see
+        :meth:`InkModel.paper_level`. None where the paper does not saturate, and on an
+        inverse deck (its paper is the numerals)."""
+        if self.profile.inverse:
+            return None
+        _, measurement = self._measured(frame, upright_corners(corners))
+        if not measurement.clipped.any():
+            return None
+        scores, offsets = self.number_scores(measurement)
+        first, turned, _, _ = self._number(scores)
+        return self.inks.paper_level(self._ink_of_numeral(measurement, first, turned, offsets), colour)
 
-        Where the paper saturates a channel (a warm lamp on white card), the paper's true
-        level there is unknown, somewhat above the sensor's maximum, so the ink's measured
-        ratio there is too high by an unknown factor k >= 1: each ink is compared with the
-        measurement corrected by the factor that suits it best, paying for unlikely
-        factors (log k is taken to spread by ``clip_spread``). An ink that absorbs less in
-        that channel than was measured cannot be made to fit.
-        """
-        t = self._t
-        clipped = np.flatnonzero(measurement.clipped)
-        if len(clipped):
-            ratio = 1.0 - measurement.absorption
-            grids = np.meshgrid(*[_CLIP_FACTORS] * len(clipped), indexing="ij")
-            factors = np.stack([g.ravel() for g in grids], axis=1)  # (combinations, clipped)
-            ratios = np.repeat(ratio[None, :], len(factors), axis=0)
-            ratios[:, clipped] = ratios[:, clipped] / factors
-            absorption = 1.0 - ratios
-            grey = np.maximum(absorption.sum(axis=1) / np.sqrt(3), 1e-3)
-            points = (absorption @ _OPPONENT.T) / grey[:, None]
-            penalty = ((np.log(factors) / t["clip_spread"]) ** 2).sum(axis=1)
-        else:
-            points = measurement.chroma[None, :]
-            penalty = np.zeros(1)
-        hue = np.arctan2(points[:, 1], points[:, 0])
-        log_saturation = np.log(np.maximum(np.hypot(points[:, 0], points[:, 1]), 1e-3))
-        noise2 = t["colour_floor"] ** 2 + (t["colour_noise"] / max(measurement.strength, 1e-3)) ** 2
-        # per ink: the 2 × 2 spread of (hue, log saturation), inverted in closed form
-        var_hue = t["colour_hue_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[0, 0]
-        var_sat = t["colour_saturation_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[1, 1]
-        cross = self._covariance[0, 1]
-        determinant = var_hue * var_sat - cross * cross
-        d_hue = (hue[None, :] - self._ink_polar[:, :1] + np.pi) % (2 * np.pi) - np.pi  # (inks, points)
-        d_sat = log_saturation[None, :] - self._ink_polar[:, 1:]
-        d2 = (var_sat[:, None] * d_hue ** 2 - 2 * cross * d_hue * d_sat + var_hue[:, None] * d_sat ** 2)
-        d2 = d2 / determinant[:, None] + penalty[None, :]
-        return np.sqrt(d2.min(axis=1)), np.log(determinant)
-
-    def read_card(self, frame: np.ndarray, corners) -> CardReading:
-        """Read the card whose four corners (frame pixels, any order) are ``corners``.
+    def read_card(self, frame: np.ndarray, corners, paper: np.ndarray | None = None) -> CardReading:
+        """Read the card whose four corners (frame pixels, any order) are ``corners``
+        (``paper``: the paper's level in this light, see :meth:`paper_level`).
 
         An outline a few millimetres off (on a pile the finder may take an edge of the
         card below for the top card's) moves the numeral out of its place: when the
@@ -527,7 +361,7 @@ class CardReader:
         ordered = upright_corners(corners)
         card, m = self._measured(frame, ordered)
         scores, offsets = self.number_scores(m)
-        reading = self._read(m, ordered, scores, offsets)
+        reading = self._read(m, ordered, scores, offsets, paper=None if self.profile.inverse else paper)
         t = self._t
         # unsure, or sure but the numeral at the edge of where it was looked for: it may lie further off
         found_at = offsets[int(reading.upside_down), self.numbers.index(reading.number)]
@@ -540,7 +374,7 @@ class CardReader:
             could_be_card = self._number(wide_scores)[3] >= t["min_confidence"]
             matches_better = float(wide_scores.max()) > reading.match
             if (could_be_card and matches_better) if reading.card is not None else (could_be_card or matches_better):
-                wider = self._read(m, ordered, wide_scores, wide_offsets)
+                wider = self._read(m, ordered, wide_scores, wide_offsets, paper=None if self.profile.inverse else paper)
                 if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
                     reading = wider
         if reading.card is None:
@@ -590,29 +424,26 @@ class CardReader:
             a = int(turned) * len(self.numbers) + first
             b = int(scores[1, second] > scores[0, second]) * len(self.numbers) + second
             margin /= float(self._apart[a, b])
-        number_conf = _sigmoid(t["number_scale"] * (margin - t["number_offset"]))
-        number_conf *= _sigmoid(t["score_scale"] * (float(best[first]) - t["min_score"]))
+        number_conf = sigmoid(t["number_scale"] * (margin - t["number_offset"]))
+        number_conf *= sigmoid(t["score_scale"] * (float(best[first]) - t["min_score"]))
         return first, turned, float(best[first]), number_conf
 
+    def _ink_of_numeral(self, m: Measurement, first: int, turned: bool, offsets: np.ndarray,
+                        pad: int = 0) -> Measurement:
+        """The measurement with its ink taken from the strokes of the numeral matched (the
+        ``first`` number, ``turned`` or not, found at ``offsets``)."""
+        dx, dy = offsets[int(turned), first].astype(int) + pad
+        rows, cols = self._strokes[int(turned) * len(self.numbers) + first]
+        return ink_on(m, rows + self.box[1] + dy, cols + self.box[0] + dx, self.profile.inverse)
+
     def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray,
-              pad: int = 0) -> CardReading:
+              pad: int = 0, paper: np.ndarray | None = None) -> CardReading:
         t = self._t
         first, turned, match, number_conf = self._number(scores)
         number = self.numbers[first]
-        dx, dy = offsets[int(turned), first].astype(int) + pad
-        rows, cols = self._strokes[int(turned) * len(self.numbers) + first]
-        m = ink_on(m, rows + self.box[1] + dy, cols + self.box[0] + dx, self.profile.inverse)
-        distances, logdets = self.colour_distances(m)
-        logits = -0.5 * (t["colour_scale"] * distances ** 2 + logdets)
-        c = int(np.argmax(logits))
-        posterior = np.exp(logits - logits.max())
-        colour_conf = float(posterior[c] / posterior.sum())
-        colour_conf *= _sigmoid(3.0 * (t["max_colour_distance"] - float(distances[c])))
-        colour_conf *= _sigmoid(60.0 * (m.strength - t["min_strength"])) * _sigmoid(10.0 * (t["max_strength"] - m.strength))
-
+        colour, colour_conf = self.inks.colour(self._ink_of_numeral(m, first, turned, offsets, pad), paper)
         confidence = number_conf * colour_conf
         face = np.roll(ordered, 2, axis=0) if turned else ordered
-        colour = self._colours[c]
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
         shift = _shifted(ordered, offsets[int(turned), first] / self.match_scale)
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
@@ -622,5 +453,5 @@ class CardReader:
         return [self.read_card(frame, corners) for corners in cards]
 
 
-__all__ = ["CardReader", "CardReading", "Measurement", "card_for_matching", "face_corners", "glyph_map", "lab", "measure",
-           "rectify", "upright_corners", "warp_card"]
+__all__ = ["CardReader", "CardReading", "card_for_matching", "face_corners", "glyph_map", "rectify", "upright_corners",
+           "warp_card"]

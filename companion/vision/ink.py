@@ -1,0 +1,302 @@
+"""A card's paper and ink: what the numerals' ink takes from the paper's light, and
+which of a deck's inks that is.
+
+:func:`measure` divides a rectified card by its local background (a local white
+balance) and takes the numerals' colour; the ink's *absorption* (1 − ink/paper per
+channel) and its chromaticity (:func:`chromaticity`) do not depend on the light's
+colour or strength. :class:`InkModel` tells a deck's colours apart by the
+chromaticity's hue and log saturation (``read.py`` step 3 says how), allowing for paper
+that saturates the sensor: a warm lamp on white or cream card clips red and green, and
+the ink's ratio there is then off by how far the paper lies above the sensor's
+maximum. One card cannot tell how far; the cards of known colour in the same frame can
+(:meth:`InkModel.paper_level`), since shading dims every channel alike.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..cards import Colour
+
+_CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
+_ONES = np.ones((1, 3), np.float32)
+_CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
+_FIT_FACTORS = np.arange(1.0, 2.0, 0.02)  # saturated paper's level fitted to a known ink
+_PAPER_STEPS = np.exp(np.linspace(-0.1, 0.1, 5))  # around the level the frame's other cards tell
+_BETWEEN = np.linspace(0.0, 1.0, 6)  # powers of that level: from no correction to all of it
+
+# sRGB (linear) → XYZ, D65
+_RGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],
+                        [0.2126729, 0.7151522, 0.0721750],
+                        [0.0193339, 0.1191920, 0.9503041]])
+_D65 = np.array([0.95047, 1.0, 1.08883])
+
+
+def lab(rgb) -> np.ndarray:
+    """CIE L*a*b* (D65) of sRGB colours given in 0–1, shape (..., 3), RGB order."""
+    rgb = np.clip(np.asarray(rgb, np.float64), 0.0, 1.0)
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = linear @ _RGB_TO_XYZ.T / _D65
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """A card's paper and ink, measured on the rectified card."""
+
+    normalised: np.ndarray  # float32 BGR, each pixel divided by the card's local background (background ≈ 1)
+    foreground: np.ndarray  # BGR of the numerals' colour in ``normalised`` units
+    ink: np.ndarray  # BGR of the card colour's ink relative to the paper (paper = 1)
+    absorption: np.ndarray  # (R, G, B): what the ink takes from the paper's light, 1 − ink/paper
+    chroma: np.ndarray  # (x, y): the absorption's chromaticity (angle: hue, length: saturation)
+    strength: float  # length of the absorption (0: no ink, ~0.8–1.3: solid print ink)
+    contrast: float  # distance of the foreground from the background, in normalised RGB
+    foreground_share: float  # share of the card's inner pixels that are foreground
+    clipped: np.ndarray  # (R, G, B) bools: the paper saturates the sensor there, so the ink's ratio is off
+    background: np.ndarray | None = None  # BGR of the card's typical background in the picture (0–255)
+
+
+def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.ndarray:
+    """The card's local background colour everywhere (float32 BGR): its paper, or on an
+    inverse deck its colour fill, with numerals, frame and indices filtered out.
+
+    Ink is darker than paper in every channel, and paper is lighter than a colour fill,
+    so a grey-scale dilation (inverse: erosion) wider than a stroke removes the strokes;
+    a box blur smooths what is left."""
+    size = max(3, int(round(9 * px_per_mm)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    smooth = cv2.GaussianBlur(card, (3, 3), 0)
+    field = cv2.erode(smooth, kernel) if inverse else cv2.dilate(smooth, kernel)
+    field = cv2.blur(field, (size, size))
+    return np.maximum(field.astype(np.float32), np.float32(4.0))
+
+
+def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -> Measurement:
+    """Background, numerals and ink of a rectified card (uint8 BGR at ``px_per_mm``).
+
+    Shading (vignette, a lamp's fall-off, shadows) multiplies the light; glare adds the
+    lamp's light. Where the background is darker than the card's typical background the
+    card is divided by it (a local white balance); where it is brighter, the excess is
+    taken for glare and subtracted first, so the numerals under a glare spot keep their
+    shape."""
+    h, w = card.shape[:2]
+    field = background_field(card, inverse, px_per_mm)
+    step = max(1, round(3 * px_per_mm))  # the field is smooth: a sparse sample gives its median
+    sample = field[margin_px:h - margin_px:step, margin_px:w - margin_px:step].reshape(-1, 3)
+    typical = np.partition(sample, len(sample) // 2, axis=0)[len(sample) // 2]
+    divisor = np.minimum(field, typical.astype(np.float32))
+    # (card - (field - divisor)) / divisor, with OpenCV's element-wise operations
+    normalised = cv2.divide(cv2.add(cv2.subtract(card, field, dtype=cv2.CV_32F), divisor), divisor)
+    inner = normalised[margin_px:h - margin_px, margin_px:w - margin_px]
+    foreground, distance, far = _strongest(inner.reshape(-1, 3), 0.985)
+    share = float(np.count_nonzero(distance >= 0.3 * far)) / distance.size
+    ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, typical, inverse)
+    return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical)
+
+
+def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse: bool) -> Measurement:
+    """The measurement with its ink taken only from the pixels at ``rows``, ``cols``: the
+    numeral's own strokes, once the number is known. The card's strongest colour may be
+    something else: the table beside an outline that reaches over the card's edge, a
+    shadow, a hand."""
+    h, w = measurement.normalised.shape[:2]
+    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
+    pixels = measurement.normalised[rows[inside], cols[inside]]
+    if len(pixels) < 4 or measurement.background is None:
+        return measurement
+    foreground, _, _ = _strongest(pixels, 0.9)
+    return dataclasses.replace(measurement, foreground=foreground,
+                               **dict(zip(("ink", "absorption", "chroma", "strength", "contrast", "clipped"),
+                                          _ink_fields(foreground, measurement.background, inverse))))
+
+
+def _strongest(pixels: np.ndarray, quantile: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """The median colour of the pixels (N × 3, normalised) that lie furthest from the
+    background (at least 0.6 times the ``quantile``'s distance), their squared distances
+    and that distance."""
+    offset = cv2.subtract(np.ascontiguousarray(pixels, np.float32).reshape(-1, 1, 3), (1.0, 1.0, 1.0, 0.0))
+    distance = cv2.transform(cv2.multiply(offset, offset), _ONES).ravel()
+    k = int(quantile * (distance.size - 1))
+    far = float(np.partition(distance, k)[k])
+    strongest = distance >= 0.6 * far
+    if far <= 1e-6 or not strongest.any():
+        return np.ones(3, np.float32), distance, far
+    chosen = pixels.reshape(-1, 3)[strongest]
+    return np.partition(chosen, len(chosen) // 2, axis=0)[len(chosen) // 2].astype(np.float32), distance, far
+
+
+def _ink_fields(foreground: np.ndarray, typical: np.ndarray, inverse: bool) -> tuple:
+    """(ink, absorption, chroma, strength, contrast, clipped) of a foreground colour."""
+    ink = 1.0 / np.maximum(foreground, 1e-3) if inverse else foreground
+    absorption = 1.0 - ink[::-1].astype(np.float64)
+    paper = typical * foreground if inverse else typical
+    return (ink, absorption, chromaticity(absorption), float(np.linalg.norm(absorption)),
+            float(np.linalg.norm(foreground - 1.0)), paper[::-1] >= _CLIPPED)
+
+
+_OPPONENT = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[np.sqrt(2)], [np.sqrt(6)]])
+
+
+def chromaticity(absorption: np.ndarray) -> np.ndarray:
+    """(x, y) of an absorption vector (R, G, B): its opponent components (red–green,
+    yellow–blue) over its grey part. Mixing the ink with paper scales the whole vector,
+    so the point does not move; only a change of hue or saturation moves it."""
+    grey = float(absorption.sum()) / np.sqrt(3)
+    return _OPPONENT @ absorption / max(grey, 1e-3)
+
+
+def looks_inverse(card: np.ndarray, margin_px: int) -> bool:
+    """Whether most of the card is a colour fill rather than paper (for calibration)."""
+    h, w = card.shape[:2]
+    inner = card[margin_px:h - margin_px, margin_px:w - margin_px]
+    whiteness = np.minimum(np.minimum(inner[..., 0], inner[..., 1]), inner[..., 2]).ravel()
+    k = int(0.99 * (whiteness.size - 1))
+    top = float(np.partition(whiteness, k)[k])
+    return float(np.median(whiteness)) < 0.5 * top
+
+
+class InkModel:
+    """A deck's inks (from its profile) and how sure a measured ink is one of them."""
+
+    def __init__(self, colours: tuple[Colour, ...], inks: dict, covariance: np.ndarray, thresholds: dict):
+        self.colours = tuple(colours)
+        self._t = thresholds
+        chroma = np.stack([inks[c] for c in self.colours])
+        self._ink_saturation = np.maximum(np.hypot(chroma[:, 0], chroma[:, 1]), 1e-3)
+        self._ink_polar = np.stack([np.arctan2(chroma[:, 1], chroma[:, 0]), np.log(self._ink_saturation)], axis=1)
+        self._covariance = covariance
+
+    def colour(self, measurement: Measurement, paper: np.ndarray | None = None) -> tuple[Colour, float]:
+        """The likeliest colour and its confidence: its posterior among the deck's inks,
+        lowered where the ink lies far from every ink or is too faint or too strong for
+        print."""
+        t = self._t
+        distances, logdets = self.distances(measurement, paper)
+        logits = -0.5 * (t["colour_scale"] * distances ** 2 + logdets)
+        c = int(np.argmax(logits))
+        posterior = np.exp(logits - logits.max())
+        confidence = float(posterior[c] / posterior.sum())
+        confidence *= sigmoid(3.0 * (t["max_colour_distance"] - float(distances[c])))
+        strength = measurement.strength
+        confidence *= sigmoid(60.0 * (strength - t["min_strength"])) * sigmoid(10.0 * (t["max_strength"] - strength))
+        return self.colours[c], confidence
+
+    def distances(self, measurement: Measurement, paper: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Mahalanobis distance of the card's ink from each of the profile's inks, in hue
+        (angle) and log saturation, and the log-determinants of their spreads (for the
+        posterior). The hue is less certain for a pale ink and a faint stroke.
+
+        Where the paper saturates a channel (a warm lamp on white card), the paper's true
+        level there is unknown, somewhat above the sensor's maximum, so the ink's measured
+        ratio there is too high by an unknown factor k >= 1: each ink is compared with the
+        measurement corrected by the factor that suits it best, paying for unlikely
+        factors (log k is taken to spread by ``clip_spread``). An ink that absorbs less in
+        that channel than was measured cannot be made to fit. ``paper``: the paper's true
+        level (R, G, B) relative to its blue, where the other cards in the same light tell
+        it (:meth:`paper_level`): the factors are then taken near what it implies.
+        """
+        points, penalty, _ = self._corrected_chroma(measurement, paper)
+        d2, logdets = self._distances2(points, measurement.strength)
+        return np.sqrt((d2 + penalty[None, :]).min(axis=1)), logdets
+
+    def paper_level(self, measurement: Measurement, colour: Colour) -> np.ndarray | None:
+        """The paper's true level (R, G, B) relative to its blue, from a card whose ink is
+        known to be ``colour`` (``measurement``: its ink taken from its numeral): on the
+        saturated channels, the factors that bring the ink nearest the deck's ink of that
+        colour. Shading dims every channel alike, so every card of a deck in one frame
+        has its paper at the same ratios. None where no channel saturates, or blue does
+        too (nothing left to measure against); NaN on the saturated channels where the
+        ink saturates one of them too (a pale or faint ink)."""
+        if not measurement.clipped.any() or not _knows_paper(measurement):
+            return None
+        clipped = np.flatnonzero(measurement.clipped)
+        points, _, factors = self._corrected_chroma(measurement, None, fit=True)
+        d2, _ = self._distances2(points, measurement.strength)
+        level = measurement.background[::-1].astype(np.float64)
+        level[clipped] *= factors[int(np.argmin(d2[self.colours.index(colour)]))]
+        if _ink_saturated(measurement)[clipped].any():
+            level[clipped] = np.nan  # the ink's own ratio is lost there: no fit tells the paper's
+        return level / level[2]
+
+    def _distances2(self, points: np.ndarray, strength: float) -> tuple[np.ndarray, np.ndarray]:
+        """Squared Mahalanobis distances (inks, points) of chromaticities from each ink, and
+        the log-determinants of the inks' spreads."""
+        t = self._t
+        hue = np.arctan2(points[:, 1], points[:, 0])
+        log_saturation = np.log(np.maximum(np.hypot(points[:, 0], points[:, 1]), 1e-3))
+        noise2 = t["colour_floor"] ** 2 + (t["colour_noise"] / max(strength, 1e-3)) ** 2
+        # per ink: the 2 × 2 spread of (hue, log saturation), inverted in closed form
+        var_hue = t["colour_hue_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[0, 0]
+        var_sat = t["colour_saturation_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[1, 1]
+        cross = self._covariance[0, 1]
+        determinant = var_hue * var_sat - cross * cross
+        d_hue = (hue[None, :] - self._ink_polar[:, :1] + np.pi) % (2 * np.pi) - np.pi  # (inks, points)
+        d_sat = log_saturation[None, :] - self._ink_polar[:, 1:]
+        d2 = (var_sat[:, None] * d_hue ** 2 - 2 * cross * d_hue * d_sat + var_hue[:, None] * d_sat ** 2)
+        return d2 / determinant[:, None], np.log(determinant)
+
+    def _corrected_chroma(self, measurement: Measurement, paper: np.ndarray | None,
+                          fit: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ink's chromaticity corrected for each combination of factors on the
+        saturated channels (a single point where none is), what each combination costs,
+        and the factors (combinations × saturated channels).
+
+        ``fit``: factors over a wide range, at no cost (the paper's level is sought).
+        ``paper`` known: factors near what it implies; where the ink saturates that
+        channel as well (a pale ink) its ratio is only known to lie between the measured
+        one and the corrected one, so any factor in between is free. A faint ink
+        (diluted by blur, glare or a thin stroke) is partly saturated in ways the median
+        does not show (noise pulls its strongest pixels below the sensor's maximum): it
+        is read as without ``paper``."""
+        clipped = np.flatnonzero(measurement.clipped)
+        if not len(clipped):
+            return measurement.chroma[None, :], np.zeros(1), np.ones((1, 0))
+        if fit:
+            options = [(_FIT_FACTORS, np.zeros(len(_FIT_FACTORS)))] * len(clipped)
+        elif paper is not None and _knows_paper(measurement) and measurement.strength >= self._t["paper_min_strength"]:
+            background = measurement.background[::-1].astype(np.float64)
+            ink_saturated = _ink_saturated(measurement)
+            spread = self._t["paper_spread"]
+            options = []
+            for channel in clipped:
+                centre = max(1.0, paper[channel] * background[2] / background[channel])
+                if ink_saturated[channel]:
+                    options.append((centre ** _BETWEEN, np.zeros(len(_BETWEEN))))
+                else:
+                    factors = np.maximum(1.0, centre * _PAPER_STEPS)
+                    options.append((factors, (np.log(factors / centre) / spread) ** 2))
+        else:
+            costs = (np.log(_CLIP_FACTORS) / self._t["clip_spread"]) ** 2
+            options = [(_CLIP_FACTORS, costs)] * len(clipped)
+        factors = np.stack([g.ravel() for g in np.meshgrid(*[f for f, _ in options], indexing="ij")], axis=1)
+        penalty = sum(g.ravel() for g in np.meshgrid(*[c for _, c in options], indexing="ij"))
+        ratios = np.repeat((1.0 - measurement.absorption)[None, :], len(factors), axis=0)
+        ratios[:, clipped] = ratios[:, clipped] / factors
+        absorption = 1.0 - ratios
+        grey = np.maximum(absorption.sum(axis=1) / np.sqrt(3), 1e-3)
+        return (absorption @ _OPPONENT.T) / grey[:, None], penalty, factors
+
+
+def _ink_saturated(measurement: Measurement) -> np.ndarray:
+    """(R, G, B) bools: the ink itself is as bright as the sensor records there (a pale
+    ink, or a faint stroke, on saturated paper)."""
+    return (measurement.foreground * measurement.background)[::-1] >= _CLIPPED
+
+
+def _knows_paper(measurement: Measurement) -> bool:
+    """Whether the paper's blue is below saturation, the channel the others are measured against."""
+    return measurement.background is not None and not measurement.clipped[2]
+
+
+def sigmoid(x: float) -> float:
+    """The logistic function, safe from overflow."""
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
+
+
+__all__ = ["InkModel", "Measurement", "chromaticity", "ink_on", "lab", "looks_inverse", "measure", "sigmoid"]
