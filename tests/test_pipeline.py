@@ -184,14 +184,15 @@ def test_a_card_half_covered_is_not_read_as_another_number():
     assert named and named <= on_top
 
 
-@pytest.mark.parametrize("scene,surface,green", [(305, "wood", "G8"), (689, "wood", "G5")])
+@pytest.mark.parametrize("scene,surface,green", [(305, "wood", "G8"), (689, "wood", "G5"), (405, "cloth", "G1")])
 def test_greens_under_a_warm_lamp_are_read_by_the_paper_level_the_other_cards_tell(scene, surface, green):
     """Cream paper under a lamp of 2,800–3,300 K, the camera's white balance half
     corrected: red and green saturate, and a green ink's colour lies between the green
     and the yellow ink until the paper's true level is known. The frame's other cards,
     read whole, tell it (``CardReader.paper_level``): these greens were unknown without
-    it (scenes of ``elfer bench vision``, seed 2026, cream deck). Every card named lies on
-    top."""
+    it (scenes of ``elfer bench vision``, seed 2026, cream deck). In scene 405 the first
+    card read whole lies where its paper does not saturate: the others still tell the
+    level. Every card named lies on top."""
     frame, entry = _bench_scene(2026 * 100_000 + scene, "cream", surface)
     assert entry["lighting"]["colour_temperature_k"] < 3400
     named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}

@@ -118,8 +118,10 @@ def test_the_paper_s_level_under_a_warm_lamp_is_told_by_cards_of_known_colour(de
     truth = np.array(STYLES["cream"].paper_rgb, float) * white_balance_gains(kelvin, correction)[::-1]
     estimate = np.nanmedian(np.array(levels, float), axis=0)
     assert np.abs(estimate / (truth / truth[2]) - 1).max() <= 0.05, (estimate, truth / truth[2])
+    assert all(reader.read_card(picture.image, polygon).saturated for polygon in picture.polygons)
     (neutral,) = layout.pictures(DECK[::5], NEUTRAL_LIGHT)
     assert all(reader.paper_level(neutral.image, polygon, card.colour) is None
+               and not reader.read_card(neutral.image, polygon).saturated
                for card, polygon in zip(neutral.cards, neutral.polygons))
 
 

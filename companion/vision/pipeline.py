@@ -219,8 +219,8 @@ class TableReader:
         and green, and the ink's colour there depends on how far; one card cannot tell,
         the cards of known colour beside it can."""
         sure = self.profile.thresholds["min_confidence"]
-        doubtful = [i for i, (reading, _, _) in enumerate(readings)
-                    if reading.card is None and reading.number_confidence >= sure and reading.colour_confidence < sure]
+        doubtful = [i for i, (reading, _, _) in enumerate(readings) if reading.card is None and reading.saturated
+                    and reading.number_confidence >= sure and reading.colour_confidence < sure]
         if not doubtful or self.profile.inverse:
             return
         levels, seen = [], set()
@@ -229,9 +229,7 @@ class TableReader:
                 continue
             seen.add(reading.card)
             level = self.reader.paper_level(frame, corners, reading.card.colour)
-            if level is None:
-                return  # the paper is not saturated in this light (or all of it is)
-            if np.isfinite(level).all():
+            if level is not None and np.isfinite(level).all():  # None: this card's paper does not saturate (a shadow)
                 levels.append(level)
         if len(levels) < MIN_PAPER_CARDS:
             return

@@ -249,6 +249,7 @@ class CardReading:
     stray_ink: float = 0.0
     index_ink: float = 0.0  # a pair of corner indices in the middle of the face (see ``index_ink``; read cards only)
     seam: float = 0.0  # how strongly another card's edge runs down the face (see ``seams.py``; read cards only)
+    saturated: bool = False  # the paper saturates the sensor in some channel: its true level would tell the colour better
 
 
 def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
@@ -447,7 +448,7 @@ class CardReader:
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
         shift = _shifted(ordered, offsets[int(turned), first] / self.match_scale)
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
-                           match, shift)
+                           match, shift, saturated=bool(m.clipped.any()))
 
     def read_cards(self, frame: np.ndarray, cards) -> list[CardReading]:
         return [self.read_card(frame, corners) for corners in cards]
