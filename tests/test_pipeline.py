@@ -221,12 +221,14 @@ def test_a_faint_ink_on_saturated_paper_is_not_read_by_the_paper_level():
 @pytest.mark.parametrize("scene,style,surface,card", [(12, "condensed", "mat", "G5"), (156, "condensed", "mat", "R6"),
                                                     (379, "reference", "pattern", "Y11"),
                                                     (27, "reference", "pattern", "R11"), (631, "reference", "cloth", "Y3"),
-                                                    (54, "inverse", "cloth", "R11"), (426, "inverse", "pattern", "G4")])
+                                                    (54, "inverse", "cloth", "R11"), (426, "inverse", "pattern", "G4"),
+                                                    (1787, "reference", "pattern", "G3"), (617, "cream", "pattern", "R2")])
 def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral_or_its_fill(scene, style, surface, card):
     """A pile of frameless cards under motion blur (scene 12), a card turned at the end of
     a fanned row (scene 156), a white card on a checked cloth, its pale squares running up
     to the card's edges (scene 379), cards among a dozen others whose numerals are not
-    among the twelve strongest seeds (scenes 27 and 631): the edges give no
+    among the twelve strongest seeds (scenes 27 and 631), cards on a checked cloth whose
+    seeds come after a dozen others on the cloth (scenes 1787 and 617): the edges give no
     candidate outline there, the numeral on the paper does (``seeds.py``). Cards filled with colour under motion blur
     (scenes 54 and 426): their colour does. Scenes of ``elfer bench vision`` (seed 2026)."""
     frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
