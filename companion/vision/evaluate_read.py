@@ -16,7 +16,6 @@ read every card of a deck (the tests use it), or to make calibration pictures.
 from __future__ import annotations
 
 import argparse
-import functools
 import statistics
 import sys
 import time
@@ -140,9 +139,10 @@ class Table:
         return pictures
 
 
-@functools.lru_cache(maxsize=8)
 def table(style: str, seed: int = 0, surface: str | None = None) -> Table:
-    """A shared :class:`Table` per (style, seed, surface): tests reuse its camera."""
+    """A fresh :class:`Table` (a quarter of a second): one shared between callers would
+    draw each one's layout and noise from where the last left its random numbers, so a
+    test's pictures would depend on which tests ran before it."""
     return Table(style, seed, surface)
 
 
