@@ -228,7 +228,9 @@ class TableReader:
             return
         levels, seen = [], set()
         for reading, corners, _ in readings:
-            if len(levels) == PAPER_CARDS or not self._trusted(reading) or reading.card in seen:
+            if len(levels) == PAPER_CARDS:
+                break
+            if not self._trusted(reading) or reading.card in seen:
                 continue
             seen.add(reading.card)
             level = self.reader.paper_level(frame, corners, reading.card.colour)

@@ -359,10 +359,12 @@ class CardReader:
         first reading is unsure but there is ink on the card, the numeral is looked
         for again, ``WIDE_SEARCH_MM`` around its place in steps of two pixels (enough to
         tell where it lies: a caller that moves the outline there reads it again)."""
+        if self.profile.inverse:
+            paper = None  # its paper is the numerals: the fill's colour is measured against them
         ordered = upright_corners(corners)
         card, m = self._measured(frame, ordered)
         scores, offsets = self.number_scores(m)
-        reading = self._read(m, ordered, scores, offsets, paper=None if self.profile.inverse else paper)
+        reading = self._read(m, ordered, scores, offsets, paper=paper)
         t = self._t
         # unsure, or sure but the numeral at the edge of where it was looked for: it may lie further off
         found_at = offsets[int(reading.upside_down), self.numbers.index(reading.number)]
@@ -375,7 +377,7 @@ class CardReader:
             could_be_card = self._number(wide_scores)[3] >= t["min_confidence"]
             matches_better = float(wide_scores.max()) > reading.match
             if (could_be_card and matches_better) if reading.card is not None else (could_be_card or matches_better):
-                wider = self._read(m, ordered, wide_scores, wide_offsets, paper=None if self.profile.inverse else paper)
+                wider = self._read(m, ordered, wide_scores, wide_offsets, paper=paper)
                 if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
                     reading = wider
         if reading.card is None:
