@@ -8,7 +8,6 @@ random order, as the finder gives them.
 
 from __future__ import annotations
 
-import time
 
 import cv2
 import numpy as np
@@ -78,6 +77,21 @@ def test_all_80_cards_are_read_right_after_calibrating_from_23(decks, full_decks
     assert len(readings) == 80
     assert _misses(readings) == []
     assert min(reading.confidence for _, reading, _ in readings) >= reader.profile.thresholds["min_confidence"]
+
+
+def test_a_number_with_one_picture_learns_its_way_up_from_the_same_digit_in_another(full_decks):
+    # The sixth draw of the reference deck's 23 pictures on wood shows the only 4 upside
+    # down, and the bundled fonts' 4s tell little either way: the calibration took it for
+    # upright and read every 4 with the upside-down flag wrong, until the 4 in 14 was asked.
+    pictures = table("reference", 0, "wood")
+    for _ in range(5):
+        pictures.pictures(calibration_set(), NEUTRAL_LIGHT)
+    cut = {}
+    for picture in pictures.pictures(calibration_set(), NEUTRAL_LIGHT):
+        for card, polygon in zip(picture.cards, picture.polygons):
+            cut[card] = [crop_around(picture.image, polygon, 30)]
+    profile, _ = calibrate(cut, deck_name="reference")
+    assert _misses(_read_all(CardReader(profile), full_decks["reference"])) == []
 
 
 @pytest.mark.parametrize("style", list(STYLES))
@@ -185,20 +199,6 @@ def test_rectify_makes_the_face_upright_from_its_labelled_outline(decks):
     # the reading's corners start at the face's top-left: rectified by them, the face is upright
     upright = rectify(picture.image, reading.corners, px_per_mm=2.0)
     assert np.abs(upright.astype(int) - face.astype(int)).mean() < 3
-
-
-def test_reading_a_card_is_fast(decks, full_decks):
-    reader, _ = decks["reference"]
-    picture = full_decks["reference"][0]
-    cv2.setNumThreads(1)
-    for polygon in picture.polygons:  # warm up
-        reader.read_card(picture.image, polygon)
-    start = time.perf_counter()
-    for _ in range(3):
-        for polygon in picture.polygons:
-            reader.read_card(picture.image, polygon)
-    per_card_ms = (time.perf_counter() - start) * 1000 / (3 * len(picture.polygons))
-    assert per_card_ms < 5.0  # generous for a loaded CI machine; about 0.5 ms on one free core
 
 
 def test_an_outline_reaching_over_the_edge_onto_a_coloured_cloth_keeps_the_cards_colour():

@@ -143,7 +143,8 @@ def _crop(p, layout: Layout, pad: int = 0) -> np.ndarray:
 
 def orient(pictures, layout: Layout) -> None:
     """Decide which way up each card lies: the underline of 6 and 9, else the digits of
-    the bundled fonts; then pictures of one number agree with its most certain one."""
+    the bundled fonts; then pictures of one number agree with its most certain one, and a
+    number with the same digit in another (:func:`_agree_on_shared_digits`)."""
     for p in pictures:
         crop = _crop(p, layout)
         underline = _underline_side(crop)
@@ -153,6 +154,7 @@ def orient(pictures, layout: Layout) -> None:
         upright = font_likeness(crop, p.card.number)
         turned = font_likeness(crop[::-1, ::-1], p.card.number)
         p.turned, p.turn_evidence = turned > upright, abs(turned - upright)
+    groups = {}
     for number in {p.card.number for p in pictures}:
         group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
         anchor = _crop(group[0], layout)
@@ -160,6 +162,57 @@ def orient(pictures, layout: Layout) -> None:
             same, other = ncc(_crop(p, layout), anchor), ncc(_crop(p, layout)[::-1, ::-1], anchor)
             if abs(same - other) > 0.05 and (other > same):
                 p.turned = not p.turned
+        groups[number] = group
+    _agree_on_shared_digits(groups, layout)
+
+
+# A single digit and the two-digit number that ends in it (the 4 in 14, the 2 in 12 and
+# 20): the learned ways up agree when the digit's ink is found in the other numeral as it
+# lies rather than turned, by at least this margin of correlation, and found at all.
+_SHARED_DIGITS = [(d, 10 + d) for d in range(2, 10)] + [(2, 20)]
+_SHARED_MARGIN, _SHARED_MIN_MATCH = 0.1, 0.6
+
+
+def _agree_on_shared_digits(groups: dict, layout: Layout) -> None:
+    """Font likeness may decide a number's way up on little evidence (its only picture,
+    a 4 that looks alike both ways in a font unlike the bundled ones); the same digit in
+    another number may know better. Where the two disagree clearly, the number with the
+    weaker evidence is turned over, once at most; the strongest pairs speak first."""
+    turned_over = set()
+    pairs = [(a, b) for a, b in _SHARED_DIGITS if a in groups and b in groups]
+    pairs.sort(key=lambda pair: -max(groups[n][0].turn_evidence for n in pair))
+    for a, b in pairs:
+        digit, numeral = _crop(groups[a][0], layout), _crop(groups[b][0], layout)
+        box = _ink_bounds(digit)
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        piece = np.ascontiguousarray(digit[y0:y1, x0:x1], np.float32)
+        if piece.shape[0] > numeral.shape[0] or piece.shape[1] > numeral.shape[1]:
+            continue
+        found = [float(cv2.matchTemplate(np.float32(numeral), np.ascontiguousarray(candidate),
+                                         cv2.TM_CCOEFF_NORMED).max()) for candidate in (piece, piece[::-1, ::-1])]
+        if max(found) < _SHARED_MIN_MATCH or found[1] - found[0] < _SHARED_MARGIN:
+            continue  # they agree, or the digit is not found alike enough to say
+        weaker = min((a, b), key=lambda n: groups[n][0].turn_evidence)
+        stronger = b if weaker == a else a
+        if weaker in turned_over:
+            continue
+        turned_over.add(weaker)
+        for p in groups[weaker]:
+            p.turned = not p.turned
+            p.turn_evidence = min(groups[stronger][0].turn_evidence, found[1] - found[0])
+
+
+def _ink_bounds(crop: np.ndarray, pad: int = 1) -> tuple[int, int, int, int] | None:
+    """The box around the crop's largest part of ink (a single digit is one stroke; a
+    bar at the crop's edge, a neighbour's frame, is not the digit)."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats((crop > 0.5).astype(np.uint8), connectivity=8)
+    if count < 2:
+        return None
+    x, y, w, h, _ = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))]
+    rows, cols = crop.shape
+    return max(0, x - pad), max(0, y - pad), min(cols, x + w + pad), min(rows, y + h + pad)
 
 
 def _underline_side(crop: np.ndarray) -> str | None:
