@@ -201,6 +201,16 @@ def test_greens_under_a_warm_lamp_are_read_by_the_paper_level_the_other_cards_te
     assert named <= on_top
 
 
+def test_a_green_read_as_yellow_with_a_little_doubt_is_read_again_by_the_paper_level():
+    """A cream green 2 under a 3,200 K lamp, read as yellow with a confidence of 0.94
+    before the frame's paper level was asked (scene 13 of seed 13, a fanned row on the
+    mat): read again with it, it is green."""
+    frame, entry = _bench_scene(13 * 100_000 + 13, "cream", "mat")
+    assert entry["lighting"]["colour_temperature_k"] < 3400
+    named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}
+    assert "G2" in named and "Y2" not in named
+
+
 def test_a_faint_ink_on_saturated_paper_is_not_read_by_the_paper_level():
     """A green 2 whose numeral shows only faintly (absorption a fifth of a solid ink's) on
     cream paper saturated in red and green: its strongest pixels are in part saturated
