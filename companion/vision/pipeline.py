@@ -29,10 +29,11 @@ candidate at a time, those its checks reject too, and the numeral decides:
    place, may lie a centimetre off its card (a numeral as wide as the card is cut off
    there): the numeral is looked for that far around, and where it is found the outline
    is moved onto it, checked and read again (``TableReader._look_further``);
-5. a card whose number was read but not its colour (or not beyond doubt) is read again with the paper's true
-   level in this light, as the frame's cards read whole tell it: under a warm lamp
-   white or cream paper saturates the sensor in red and green, and how far decides
-   whether an ink is green or yellow (``TableReader._read_again_in_this_light``).
+5. a card whose number was read but not its colour (or not beyond doubt) is read
+   again with the paper's true level in this light, as the frame's cards read whole
+   tell it: under a warm lamp white or cream paper saturates the sensor in red and
+   green, and how far decides whether an ink is green or yellow
+   (``TableReader._read_again_in_this_light``).
 """
 
 from __future__ import annotations
@@ -250,8 +251,9 @@ class TableReader:
         for i in doubtful:
             first, corners, score = readings[i]
             again = self.reader.read_card(frame, corners, paper)
-            settled = again.card is not None if first.card is None else again.colour != first.colour
-            if settled:
+            read_now = first.card is None and again.card is not None
+            other_colour = first.card is not None and again.colour != first.colour
+            if read_now or other_colour:
                 readings[i] = (again, corners, score)
 
     def _consider(self, frame, view, found, readings: list, settled: list, look_around: bool = True) -> None:
