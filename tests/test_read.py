@@ -8,7 +8,6 @@ random order, as the finder gives them.
 
 from __future__ import annotations
 
-
 import cv2
 import numpy as np
 import pytest
