@@ -66,7 +66,7 @@ DEFAULT_THRESHOLDS: Mapping[str, float] = {
     "colour_hue_spread": 0.08,  # spread of its hue (radians)
     "clip_spread": 0.12,  # how far (log) saturated paper is typically above the sensor's maximum
     "paper_spread": 0.04,  # how far (log) a card's saturated paper may lie from what the frame's other cards tell
-    "paper_min_strength": 0.4,  # fainter ink is read without the frame's paper level (see read.py)
+    "paper_min_strength": 0.4,  # fainter ink is read without the frame's paper level (see ink.py)
     "max_colour_distance": 6.0,  # Mahalanobis distance to the nearest ink beyond which the colour is unknown
     "min_strength": 0.12,  # an ink absorbing less than this is no ink …
     "max_strength": 2.5,  # … and a "paper" this much brighter than the "ink" is no card
