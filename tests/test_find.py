@@ -55,9 +55,9 @@ RANDOM_SEEDS = (11, 22, 33, 44, 55, 66, 77, 88)
 
 
 @functools.lru_cache(maxsize=None)
-def _laid_out(style: str, surface: str) -> tuple[np.ndarray, list[dict]]:
+def _laid_out(style: str, surface: str, lighting: Lighting | None = None) -> tuple[np.ndarray, list[dict]]:
     camera = Camera.framing(PLAY_AREA_MM, rng=np.random.default_rng(len(style) + len(surface)), tilt_deg=10.0)
-    scene = SceneCamera(Scenery(style, surface, PLAY_AREA_MM, camera, Lighting.neutral(), 5))
+    scene = SceneCamera(Scenery(style, surface, PLAY_AREA_MM, camera, lighting or Lighting.neutral(), 5))
     picture, _ = scene.picture(LAYOUT)
     frame = cv2.imdecode(np.frombuffer(scene.encode(picture), np.uint8), cv2.IMREAD_COLOR)
     return frame, scene.labels(LAYOUT)

@@ -33,6 +33,13 @@ STROKE_MM = 12  # ink in pieces smaller than this (corner indices, specks) marks
 # … and in pieces larger than this neither: no deck's digit is (numeral boxes are at most
 # 55 × 61 mm); the bands of a checked cloth seen through the gaps between cards are
 LARGEST_STROKE_MM = 65
+# the view's brightest part tinted at least this much (its strongest channel over its
+# weakest): look again with the tint taken out (white board under a 3,000 K lamp with
+# half its cast left: 1.6; cream board under the synthetic table's warmest lamps: 1.8) …
+TINTED_PAPER = 1.15
+# … but not beyond what a lamp makes of paper (2,700 K with no white balance at all: 2.9):
+# a brightest part tinted more is no paper but the table (wood), and greyed it would be
+LAMP_TINT_MAX = 3.0
 INK_SATURATION = 80  # inside a paper region, what is darker than paper or this saturated (HSV, 0–255) is ink
 # A deck whose faces are filled with colour: the fill is at least this saturated (HSV,
 # 0–255; on 1,500 cards of the bench 95 % showed more over most of the face) …
@@ -48,8 +55,40 @@ def numeral_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM,
     region around each, strongest first; none within ``avoid_mm`` of the points ``avoid``
     (N × 2 view pixels: the play-area markers, black print on white too). Works on
     paper-faced decks; a deck whose face is filled with colour (inverse) shows its paper
-    numerals as holes in no paper and gives no seeds here."""
+    numerals as holes in no paper and gives no seeds here.
+
+    Under a warm lamp white or cream paper looks orange, as saturated as a wood or a
+    cloth, and gives no seeds: where the brightest part of the view (the paper) is tinted,
+    the view is looked at again with that tint taken out, and its seeds follow the first
+    look's (the first look keeps the colour inks, which the balance can make pale)."""
     grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
+    seeds = _seeds_in(view_bgr, grey, px_per_mm, avoid, avoid_mm)
+    balanced = _white_balanced(view_bgr, grey)
+    if balanced is not None and len(seeds) < MAX_SEEDS:
+        for x, y, angle in _seeds_in(balanced, grey, px_per_mm, avoid, avoid_mm):
+            if all(math.hypot(x - sx, y - sy) >= SPACING_MM * px_per_mm for sx, sy, _ in seeds):
+                seeds.append((x, y, angle))
+                if len(seeds) >= MAX_SEEDS:
+                    break
+    return seeds
+
+
+def _white_balanced(view_bgr: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
+    """The view with its brightest part (the cards' paper) made grey, or None where that
+    part is grey enough already, tinted beyond any lamp, or too dark to tell."""
+    step = 3
+    sample = view_bgr[::step, ::step].reshape(-1, 3)
+    coarse = grey[::step, ::step].ravel()
+    bright = coarse >= np.percentile(coarse, PAPER_QUANTILE)
+    paper = np.median(sample[bright], axis=0).astype(np.float64)
+    if paper.min() < 1 or not TINTED_PAPER <= paper.max() / paper.min() <= LAMP_TINT_MAX:
+        return None
+    gains = (paper.max() / paper).astype(np.float32)
+    return cv2.convertScaleAbs(view_bgr.astype(np.float32) * gains)
+
+
+def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, px_per_mm: float,
+              avoid: np.ndarray | None, avoid_mm: float) -> list[tuple[float, float, float]]:
     saturation = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2HSV)[..., 1]
     pale = saturation < INK_SATURATION  # card stock, white or cream; wood and most cloths are more saturated
     sample = grey[::3, ::3][pale[::3, ::3]]
