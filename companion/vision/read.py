@@ -65,7 +65,10 @@ from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 from .seams import seam_strength
 
 DEFAULT_PX_PER_MM = 2.0
-WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off
+WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off …
+# … also taken for a card read with a match below this: a narrow numeral (a 1) fits a
+# stroke of a wider one lying a few millimetres off its place, and is sure of it
+RECHECK_MATCH = 0.9
 STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline slightly off: not stray
 STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
 INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
@@ -356,9 +359,10 @@ class CardReader:
 
         An outline a few millimetres off (on a pile the finder may take an edge of the
         card below for the top card's) moves the numeral out of its place: when the
-        first reading is unsure but there is ink on the card, the numeral is looked
-        for again, ``WIDE_SEARCH_MM`` around its place in steps of two pixels (enough to
-        tell where it lies: a caller that moves the outline there reads it again)."""
+        first reading is unsure (or sure but poorly matched: ``RECHECK_MATCH``) and
+        there is ink on the card, the numeral is looked for again, ``WIDE_SEARCH_MM``
+        around its place in steps of two pixels (enough to tell where it lies: a caller
+        that moves the outline there reads it again)."""
         if self.profile.inverse:
             paper = None  # its paper is the numerals: the fill's colour is measured against them
         ordered = upright_corners(corners)
@@ -366,10 +370,10 @@ class CardReader:
         scores, offsets = self.number_scores(m)
         reading = self._read(m, ordered, scores, offsets, paper=paper)
         t = self._t
-        # unsure, or sure but the numeral at the edge of where it was looked for: it may lie further off
+        # unsure, poorly matched, or the numeral at the edge of where it was looked for: it may lie further off
         found_at = offsets[int(reading.upside_down), self.numbers.index(reading.number)]
         at_edge = self.search > 0 and np.abs(found_at).max() >= self.search
-        if ((reading.card is None or at_edge) and self.wide_search > self.search
+        if ((reading.card is None or at_edge or reading.match < RECHECK_MATCH) and self.wide_search > self.search
                 and t["min_strength"] <= m.strength <= t["max_strength"]):
             wide_scores, wide_offsets = self.number_scores(m, self.wide_search, step=2)
             # the colour (most of a reading's cost) only where the wider look can win: a
