@@ -382,6 +382,10 @@ class CardReader:
             matches_better = float(wide_scores.max()) > reading.match
             if (could_be_card and matches_better) if reading.card is not None else (could_be_card or matches_better):
                 wider = self._read(m, ordered, wide_scores, wide_offsets, paper=paper)
+                if wider.number != reading.number and wider.match < reading.match:
+                    # another number, matched worse than the first one at its place: the
+                    # coarse steps missed a peak; which number wins needs every step
+                    wider = self._read(m, ordered, *self.number_scores(m, self.wide_search), paper=paper)
                 if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
                     reading = wider
         if reading.card is None:
