@@ -116,3 +116,17 @@ def test_cards_filled_with_colour_give_a_seed_each_and_a_wooden_table_none():
     for x, y, turn in ((100, 120, 0), (163, 120, 0), (140, 280, 12)):
         sx, sy, theta = min(seeds, key=lambda s: np.hypot(s[0] - x, s[1] - y))
         assert np.hypot(sx - x, sy - y) <= 2 and abs(np.degrees(theta) - turn) <= 1.5
+
+
+def test_a_card_filled_with_the_cloths_own_colour_gives_a_seed_inside_its_paper_rim():
+    """A red card on a red cloth: the cloth and the fill are one colour, and only the
+    card's thin paper rim tells them apart. The card is a region of its own, ringed by
+    the cloth's."""
+    view = np.full((300, 300, 3), (40, 40, 200), np.uint8)  # a red cloth, at 1 px/mm
+    corners = np.int32(np.round(cv2.boxPoints(((150.0, 150.0), (63, 95), 8.0))))
+    cv2.fillPoly(view, [corners], (240, 240, 240))  # the card's paper …
+    _filled_card(view, (150.0, 150.0), 8.0, (40, 40, 220))  # … and its fill, a 2 mm rim inside
+    seeds = fill_seeds(view, 1.0)
+    assert len(seeds) == 1
+    x, y, turn = seeds[0]
+    assert np.hypot(x - 150, y - 150) <= 2 and abs(np.degrees(turn) - 8) <= 1.5

@@ -137,11 +137,14 @@ def fill_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM) -> list[
     cut = _odd(FILL_CUT_MM * px_per_mm)
     fill = cv2.morphologyEx(fill, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cut, cut)))
     # the numerals are holes in the fill (filled in, not closed over: that would join the
-    # cards of a row, a few millimetres apart)
-    regions, _ = cv2.findContours(fill, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # cards of a row, a few millimetres apart). On a cloth as saturated as the fill, a
+    # card's paper rim rings it in a hole of the cloth's region: every region's outer
+    # boundary counts, nested or not
+    regions, hierarchy = cv2.findContours(fill, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    outer = [region for region, (_, _, _, parent) in zip(regions, hierarchy[0] if len(regions) else ()) if parent < 0]
     short, long = sorted(CARD_MM)
     seeds = []
-    for region in regions:
+    for region in outer:
         (x, y), (w, h), angle = cv2.minAreaRect(region)
         sides = sorted((w / px_per_mm, h / px_per_mm))
         if not (FILL_SIZE[0] <= sides[0] / short <= FILL_SIZE[1] and FILL_SIZE[0] <= sides[1] / long <= FILL_SIZE[1]):
