@@ -89,6 +89,8 @@ def _white_balanced(view_bgr: np.ndarray, grey: np.ndarray) -> np.ndarray | None
 
 def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, px_per_mm: float,
               avoid: np.ndarray | None, avoid_mm: float) -> list[tuple[float, float, float]]:
+    """One look for numerals (see :func:`numeral_seeds`), paper told by ``view_bgr``'s
+    saturation and ``grey``'s brightness."""
     saturation = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2HSV)[..., 1]
     pale = saturation < INK_SATURATION  # card stock, white or cream; wood and most cloths are more saturated
     sample = grey[::3, ::3][pale[::3, ::3]]
