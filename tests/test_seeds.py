@@ -130,3 +130,20 @@ def test_a_card_filled_with_the_cloths_own_colour_gives_a_seed_inside_its_paper_
     assert len(seeds) == 1
     x, y, turn = seeds[0]
     assert np.hypot(x - 150, y - 150) <= 2 and abs(np.degrees(turn) - 8) <= 1.5
+
+
+def test_cards_filled_with_colour_under_a_warm_lamp_give_a_seed_each():
+    """Under a 2,800 K bulb with little white balance, wood and pale cloths are as
+    saturated as a colour fill and swallow the cards that lie on them: looked at again
+    with the paper's tint taken out, every fully visible card of the inverse deck gives
+    a seed on any surface (without it 0 of 8 on wood, 3 on the mat, 5 on the cloths)."""
+    warm = Lighting(colour_temperature_k=2800.0, white_balance=0.4)
+    for surface in ("wood", "cloth", "pattern", "mat"):
+        frame, labels = _laid_out("inverse", surface, warm)
+        view = PlayArea().update(frame)
+        fine, scale = view.resampled(SEED_PX_PER_MM)
+        points = np.array([(x, y) for x, y, _ in fill_seeds(fine, SEED_PX_PER_MM)]).reshape(-1, 2)
+        for label in labels:
+            if label["card"] in FULLY_VISIBLE:
+                centre = (view.frame_to_view(np.asarray(label["polygon"], float)).mean(axis=0) + 0.5) / scale - 0.5
+                assert len(points) and np.hypot(*(points - centre).T).min() <= 12 * SEED_PX_PER_MM, (surface, label["card"])

@@ -62,14 +62,24 @@ def numeral_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM,
     the view is looked at again with that tint taken out, and its seeds follow the first
     look's (the first look keeps the colour inks, which the balance can make pale)."""
     grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
-    seeds = _seeds_in(view_bgr, grey, px_per_mm, avoid, avoid_mm)
+    return _looked_at_twice(view_bgr, grey, lambda view: _seeds_in(view, grey, px_per_mm, avoid, avoid_mm),
+                            SPACING_MM * px_per_mm, MAX_SEEDS)
+
+
+def _looked_at_twice(view_bgr: np.ndarray, grey: np.ndarray, look, spacing: float,
+                     most: int) -> list[tuple[float, float, float]]:
+    """The seeds ``look`` finds in the view, followed, where the view's paper is tinted
+    (a warm lamp), by those it finds in the view with the tint taken out that lie at
+    least ``spacing`` from every other; ``most`` in all."""
+    seeds = look(view_bgr)[:most]
     balanced = _white_balanced(view_bgr, grey)
-    if balanced is not None and len(seeds) < MAX_SEEDS:
-        for x, y, angle in _seeds_in(balanced, grey, px_per_mm, avoid, avoid_mm):
-            if all(math.hypot(x - sx, y - sy) >= SPACING_MM * px_per_mm for sx, sy, _ in seeds):
-                seeds.append((x, y, angle))
-                if len(seeds) >= MAX_SEEDS:
-                    break
+    if balanced is None:
+        return seeds
+    for x, y, angle in look(balanced):
+        if len(seeds) >= most:
+            break
+        if all(math.hypot(x - sx, y - sy) >= spacing for sx, sy, _ in seeds):
+            seeds.append((x, y, angle))
     return seeds
 
 
@@ -133,7 +143,16 @@ def fill_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM) -> list[
     the size and shape of a card: the faces of a deck filled with colour (inverse), whose
     paper numerals give ``numeral_seeds`` nothing to find. Blur that wipes out a card's
     edges leaves its colour. A region of a cloth's colour (wood, a checked cloth) is larger
-    or of another shape; a card lying on such colour joins it and is not seen here."""
+    or of another shape; a card lying on such colour joins it and is not seen here. Under a
+    warm lamp a pale cloth is as saturated as the fill: as :func:`numeral_seeds`, the view
+    is looked at again with the paper's tint taken out."""
+    grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
+    return _looked_at_twice(view_bgr, grey, lambda view: _filled_regions(view, px_per_mm),
+                            SPACING_MM * px_per_mm, MAX_SEEDS)
+
+
+def _filled_regions(view_bgr: np.ndarray, px_per_mm: float) -> list[tuple[float, float, float]]:
+    """One look for card-shaped regions filled with colour (see :func:`fill_seeds`)."""
     hsv = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2HSV)
     fill = (hsv[..., 1] >= FILL_SATURATION).astype(np.uint8)
     cut = _odd(FILL_CUT_MM * px_per_mm)
