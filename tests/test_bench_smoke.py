@@ -14,3 +14,14 @@ def test_rules_benchmark_reports_every_figure(capsys):
     assert all(rate > 0 for rate in results.values())
     printed = capsys.readouterr().out
     assert "events/s" in printed and "games/s" in printed
+
+
+def test_stream_benchmark_reads_every_frame_both_ways(tmp_path, capsys):
+    from companion.vision.bench_stream import run_stream_benchmark
+
+    results = run_stream_benchmark(streams=1, frames=4, cache=tmp_path, pin=False)
+    whole, stream = results["results"]["whole", "all"], results["results"]["stream", "all"]
+    assert whole.frames == stream.frames == 4 and len(whole.ms) == len(stream.ms) == 4
+    assert len(results["still_ms"]) + len(results["changed_ms"]) == 4
+    printed = capsys.readouterr().out
+    assert "read as a stream" in printed and "ms per frame (median)" in printed

@@ -12,16 +12,20 @@ def add_commands(commands) -> None:
                                 description="Runs a benchmark and prints medians. 'rules': events checked per "
                                 "second and whole 4-player games simulated per second, on one core. 'synth': "
                                 "frames rendered per second at 1280x720 on one core. 'vision': the card reader's accuracy, speed and memory "
-                                "on rendered scenes, beside Tesseract.")
-    bench.add_argument("what", choices=("rules", "synth", "vision"), help="what to measure")
+                                "on rendered scenes, beside Tesseract. 'stream': how fast the card reader keeps up with a camera "
+                                "over a game (only what changed is read again), beside reading every frame whole.")
+    bench.add_argument("what", choices=("rules", "synth", "vision", "stream"), help="what to measure")
     bench.add_argument("--repeat", type=positive, default=5, help="timed repetitions (default 5)")
     bench.add_argument("--games", type=positive, default=2000, help="rules: games per repetition (default 2000)")
     bench.add_argument("--frames", type=positive, default=300, help="synth: frames per repetition (default 300)")
     bench.add_argument("--scenes", type=positive, default=2000, help="vision: rendered scenes (default 2000)")
-    bench.add_argument("--seed", type=int, default=2026, help="vision: which scenes to render (default 2026, "
+    bench.add_argument("--seed", type=int, default=2026, help="vision, stream: which scenes to render (default 2026, "
                        "the figures in the README; another seed gives scenes the reader was not tuned on)")
     bench.add_argument("--tesseract-cards", type=int, default=500, help="vision: cards for the Tesseract "
                        "comparison, 0 to skip (default 500)")
+    bench.add_argument("--streams", type=positive, default=24, help="stream: rendered streams (default 24)")
+    bench.add_argument("--stream-frames", type=positive, default=100, help="stream: frames per stream "
+                       "(default 100: 10 seconds of a game)")
     bench.set_defaults(run=_bench)
 
 
@@ -30,6 +34,11 @@ def _bench(args: argparse.Namespace) -> int:
         from ..vision.bench import run_vision_benchmark
 
         run_vision_benchmark(n_scenes=args.scenes, seed=args.seed, tesseract_cards=args.tesseract_cards)
+        return 0
+    if args.what == "stream":
+        from ..vision.bench_stream import run_stream_benchmark
+
+        run_stream_benchmark(streams=args.streams, frames=args.stream_frames, seed=args.seed)
         return 0
     if args.what == "synth":
         from ..sim.bench_synth import run_synth_benchmark

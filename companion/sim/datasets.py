@@ -20,7 +20,7 @@ from .episode import DEFAULT_RESOLUTION, random_scenery
 from .lighting import jpeg_roundtrip
 from .layout import LAYOUTS, CardPose, Table, TableLayout
 from .render import SceneCamera
-from .script import Hand, seat_angles
+from .script import Hand, play_script, seat_angles
 
 SCENE_RULES = ("classic", "classic", "classic", "junior", "false-start", "three-starts")  # classic most often
 
@@ -123,3 +123,24 @@ def write_cards(out: Path, style: str, variants: int = 1, seed: int = 0,
             if progress:
                 progress(len(written), total)
     return written
+
+
+def render_stream(seed: int, frames: int, resolution: tuple[int, int] = DEFAULT_RESOLUTION,
+                  style: str | None = None, surface: str | None = None, fps: float = 10.0) -> list[dict]:
+    """``frames`` consecutive camera frames from the middle of a bots' game, as the
+    camera sends them (hands coming and going, cards going down, each frame with its
+    own sensor noise): per frame the JPEG bytes under ``"jpeg"`` and the labels."""
+    rng = np.random.default_rng([seed, 0x57AEA])
+    players = tuple(f"P{i + 1}" for i in range(int(rng.integers(2, 5))))
+    layout = LAYOUTS[int(rng.random() < 0.25)]
+    script, _ = play_script(get_preset("classic"), players, seed, fps, AREA_MM, layout=layout)
+    # from a third of the way in: the table has rows to read by then
+    first = int(rng.integers(len(script.frames) // 3, max(len(script.frames) // 3 + 1, len(script.frames) - frames)))
+    scenery = random_scenery(seed, style=style, surface=surface, resolution=resolution)
+    camera = SceneCamera(scenery)
+    entries = []
+    for state in script.frames[first:first + frames]:
+        picture, cover = camera.picture(state.table, state.hand)
+        entries.append({"layout": layout, "hand": state.hand is not None, **scenery.describe(),
+                        "cards": camera.labels(state.table, cover), "jpeg": camera.encode(picture)})
+    return entries

@@ -38,7 +38,7 @@ Measured figures and failure modes: ``python -m companion.vision.evaluate_find``
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -48,6 +48,9 @@ import numpy as np
 from .area import AreaView
 from .candidates import COARSE_PX_PER_MM, card_candidates
 from .patch import FINE_PX_PER_MM, Patch, coverage, side_positions
+
+LookIn = Callable[[float, float], bool]
+"""Where to look: true at the view pixels (x, y) around which outlines are wanted."""
 
 CARD_MM = (59.0, 91.0)
 """A card's (width, height) in millimetres (the same as ``companion.sim.deck.CARD_MM``)."""
@@ -124,13 +127,14 @@ class CardFinder:
         return [self._found(view, corners, fine_scale, score, evidence)
                 for corners, score, evidence in self._refine_all(candidates, fine, fine_scale)]
 
-    def outlines(self, view: AreaView, covered: list[np.ndarray]) -> Iterator[FoundCard]:
+    def outlines(self, view: AreaView, covered: list[np.ndarray], look_in: LookIn | None = None) -> Iterator[FoundCard]:
         """One outline per candidate, best candidate first, rejected ones too (``score``
         None), for a caller that judges each one itself: on a pile the outlines of the
         top card and of a card below can be equally well supported by the edges alone
         (white card on white card shows none), and a reader's numeral tells them apart.
         Candidates inside a polygon of ``covered`` (frame pixels; the caller adds the
-        cards it has settled while this runs) are skipped, and so are repeats."""
+        cards it has settled while this runs) are skipped, and so are repeats, and with
+        ``look_in`` those centred on view pixels (x, y) where ``look_in(x, y)`` is false."""
         if not view.mapped:
             return
         coarse, _ = view.resampled(COARSE_PX_PER_MM)
@@ -139,7 +143,10 @@ class CardFinder:
         poses: list[tuple[float, float, float]] = []
         for cx, cy, theta, _ in self.candidates(cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY)):
             fx, fy = (cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5
-            point = view.view_to_frame(np.array([[(fx + 0.5) * fine_scale - 0.5, (fy + 0.5) * fine_scale - 0.5]]))[0]
+            at_view = ((fx + 0.5) * fine_scale - 0.5, (fy + 0.5) * fine_scale - 0.5)
+            if look_in is not None and not look_in(*at_view):
+                continue
+            point = view.view_to_frame(np.array([at_view]))[0]
             if any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), False) >= 0
                    for polygon in covered):
                 continue

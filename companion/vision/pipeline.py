@@ -45,8 +45,8 @@ import cv2
 import numpy as np
 
 from ..cards import Card
-from .area import PlayArea
-from .find import CardFinder
+from .area import AreaView, PlayArea
+from .find import CardFinder, LookIn
 from .profile import Profile, default_profile
 from .read import CardReader, CardReading
 from .markers import MARKER_SIZE_MM, corner_positions_mm
@@ -161,18 +161,31 @@ class TableReader:
         self.max_stray_ink = self.profile.thresholds["max_stray_ink"]
 
     def read(self, frame: np.ndarray) -> TableReading:
-        view = self.area.update(frame)
+        return self.read_view(frame, self.area.update(frame))
+
+    def read_view(self, frame: np.ndarray, view: AreaView, look_in: LookIn | None = None,
+                  known: tuple[SeenCard, ...] = ()) -> TableReading:
+        """The cards in one frame mapped to ``view`` (``self.area.update(frame)``).
+
+        For a caller that knows what lies where already (``stream.StreamReader``): new
+        outlines are looked for only around view pixels (x, y) where ``look_in(x, y)``
+        holds, and ``known`` cards come back as they are; nothing is looked for inside
+        those read as a card, and what is found overlapping one of them is dropped."""
         readings: list[tuple[CardReading, np.ndarray, float]] = []
-        settled: list[np.ndarray] = []  # outlines of cards read with a trusted match: nothing else to find inside
-        for found in self.finder.outlines(view, settled):
+        # outlines of cards read with a trusted match: nothing else to find inside
+        settled: list[np.ndarray] = [seen.polygon for seen in known if seen.card is not None]
+        for found in self.finder.outlines(view, settled, look_in):
             self._consider(frame, view, found, readings, settled)
         if view.mapped:
-            self._look_at_numerals(frame, view, readings, settled)
+            self._look_at_numerals(frame, view, readings, settled, look_in)
             self._look_further(frame, view, readings, settled)
         self._read_again_in_this_light(frame, readings)
-        return TableReading(view.found, tuple(_one_per_card(readings, self._trusted)))
+        seen = _one_per_card(readings, self._trusted)
+        if known:
+            seen = [card for card in seen if not any(_overlap(card.polygon, other.polygon) > OVERLAP for other in known)]
+        return TableReading(view.found, tuple(known) + tuple(seen))
 
-    def _look_at_numerals(self, frame, view, readings: list, settled: list) -> None:
+    def _look_at_numerals(self, frame, view, readings: list, settled: list, look_in: LookIn | None) -> None:
         """Cards the edges gave no outline for, found by their numerals on paper or by their
         colour fill on a deck filled with colour (``seeds.py``)."""
         fine, fine_scale = view.resampled(SEED_PX_PER_MM)
@@ -186,6 +199,8 @@ class TableReader:
                  else numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM))
         looks = 0
         for x, y, theta in seeds:
+            if look_in is not None and not look_in((x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5):
+                continue  # nothing changed around it
             if _inside((x, y), [in_fine_view(corners) for corners in settled]):
                 continue  # a card read already
             if any(_same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM) for _, corners, _ in readings):
@@ -303,6 +318,12 @@ def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm
     dx, dy = corners[1] - corners[0]
     turn = math.degrees(math.atan2(dy, dx) - theta)
     return abs((turn + 45.0) % 90.0 - 45.0) <= SAME_TURN_DEG
+
+
+def _overlap(polygon: np.ndarray, other: np.ndarray) -> float:
+    """The share of ``polygon``'s area that ``other`` covers."""
+    first, second = np.asarray(polygon, np.float32), np.asarray(other, np.float32)
+    return cv2.intersectConvexConvex(first, second)[0] / max(cv2.contourArea(first), 1e-6)
 
 
 def _inside(point, polygons: list[np.ndarray]) -> bool:

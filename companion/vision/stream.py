@@ -1,0 +1,124 @@
+"""Reading a camera's frames one after another: only what changed is read again.
+
+A table lies still most of the time, and when it does not, a hand or a new card changes
+one part of it. :class:`StreamReader` keeps the cards it read and a small top-down
+picture of the table as it was when it read them (``CHANGE_PX_PER_MM``). Each new frame
+is mapped to the play area (``area.py``, a check of the markers) and compared with that
+picture:
+
+- nothing changed beyond the camera's noise: the cards read before come back, without
+  reading anything (a frame then costs the marker check and a small warp);
+- some places changed: the cards whose outline touches a change are forgotten, new
+  outlines are looked for only around the changes (within a card's reach), the other
+  cards come back as they were (``TableReader.read_view``), and the picture is brought
+  up to date where outlines were looked for (not only where it changed: a pixel that
+  moved just past the limit, in too small a spot to count, must not stay different
+  from the picture for ever); elsewhere it stays as it was when the cards there were
+  read, so a slow drift of the light adds up until it is seen as a change;
+- no mapping, a new mapping (the camera or the markers moved), or the first frame:
+  everything is read.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .area import AreaView
+from .pipeline import TableReader, TableReading
+from .profile import Profile
+
+CHANGE_PX_PER_MM = 0.5  # the scale of the picture changes are looked for in (a card is 30 × 46 px)
+# A change: a pixel of the slightly blurred picture differs by more than this in one
+# channel. Sensor noise and JPEG moved static pixels by at most 9 on rendered streams of
+# every light; a numeral's ink against paper differs by far more.
+CHANGE_LEVEL = 24
+CHANGE_MIN_PX = 2  # a change smaller than this (pixels of the picture, 2 mm each) is noise
+REACH_MM = 55.0  # a change this near a card's centre may change its outline (half its diagonal)
+TOUCH_MM = 3.0  # a card this near a change is read again
+SAME_MAPPING_PX = 0.05  # the mapping moved a view corner less than this (frame pixels): the same view
+
+
+class StreamReader:
+    """Reads one camera's frames in order (see the module docstring). ``reads`` counts
+    the frames read whole, ``partial_reads`` those read only where they changed."""
+
+    def __init__(self, profile: Profile | None = None, reader: TableReader | None = None):
+        self.reader = reader or TableReader(profile)
+        self.reads = self.partial_reads = 0
+        self._picture: np.ndarray | None = None  # the table as the cards in ``_cards`` were read
+        self._to_frame: np.ndarray | None = None
+        self._cards: tuple = ()
+
+    def reset(self) -> None:
+        """Forget what was read: the next frame is read whole."""
+        self._picture, self._to_frame, self._cards = None, None, ()
+
+    def read(self, frame: np.ndarray) -> TableReading:
+        view = self.reader.area.update(frame)
+        if not view.mapped:
+            self.reset()
+            return self._read_whole(frame, view)
+        picture = _picture(view)
+        if self._picture is None or not _same_mapping(self._to_frame, view):
+            reading = self._read_whole(frame, view)
+            self._picture, self._to_frame, self._cards = picture, view.to_frame, reading.cards
+            return reading
+        changed = _changes(picture, self._picture)
+        if not changed.any():
+            return TableReading(view.found, self._cards)
+        scale = view.px_per_mm / CHANGE_PX_PER_MM  # view pixels per picture pixel
+        reach = _grown(changed, REACH_MM * CHANGE_PX_PER_MM)
+        touched = _grown(changed, TOUCH_MM * CHANGE_PX_PER_MM)
+        kept = tuple(card for card in self._cards if not _touches(card.polygon, touched, view, scale))
+
+        def look_in(x: float, y: float) -> bool:
+            column, row = int(round((x + 0.5) / scale - 0.5)), int(round((y + 0.5) / scale - 0.5))
+            return 0 <= row < reach.shape[0] and 0 <= column < reach.shape[1] and bool(reach[row, column])
+
+        reading = self.reader.read_view(frame, view, look_in, kept)
+        self.partial_reads += 1
+        np.copyto(self._picture, picture, where=reach[..., None].astype(bool))
+        self._cards = reading.cards
+        return reading
+
+    def _read_whole(self, frame: np.ndarray, view: AreaView) -> TableReading:
+        self.reads += 1
+        return self.reader.read_view(frame, view)
+
+
+def _picture(view: AreaView) -> np.ndarray:
+    small, _ = view.resampled(CHANGE_PX_PER_MM)
+    return cv2.GaussianBlur(small, (3, 3), 0)
+
+
+def _same_mapping(to_frame: np.ndarray | None, view: AreaView) -> bool:
+    if to_frame is None:
+        return False
+    width, height = view.size
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+    before = cv2.perspectiveTransform(corners[None], to_frame)[0]
+    return bool(np.abs(before - view.view_to_frame(corners)).max() < SAME_MAPPING_PX)
+
+
+def _changes(picture: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """uint8 mask (255: changed) of the places where ``picture`` differs from ``before``."""
+    changed = ((cv2.absdiff(picture, before).max(axis=2) > CHANGE_LEVEL) * 255).astype(np.uint8)
+    return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((CHANGE_MIN_PX, CHANGE_MIN_PX), np.uint8))
+
+
+def _grown(mask: np.ndarray, radius_px: float) -> np.ndarray:
+    size = 2 * int(np.ceil(radius_px)) + 1
+    return cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+
+
+def _touches(polygon_frame: np.ndarray, mask: np.ndarray, view: AreaView, scale: float) -> bool:
+    """Whether a card's outline (frame pixels) covers a marked pixel of ``mask``."""
+    corners = np.round((view.frame_to_view(np.asarray(polygon_frame, np.float64)) + 0.5) / scale - 0.5).astype(np.int32)
+    (left, top), (right, bottom) = np.maximum(corners.min(axis=0), 0), corners.max(axis=0) + 1
+    window = mask[top:bottom, left:right]
+    if not window.size:
+        return False
+    shape = np.zeros_like(window)
+    cv2.fillConvexPoly(shape, corners - (left, top), 255)
+    return bool(np.any(shape & window))
