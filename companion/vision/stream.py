@@ -103,7 +103,8 @@ def _same_mapping(to_frame: np.ndarray | None, view: AreaView) -> bool:
 
 def _changes(picture: np.ndarray, before: np.ndarray) -> np.ndarray:
     """uint8 mask (255: changed) of the places where ``picture`` differs from ``before``."""
-    changed = ((cv2.absdiff(picture, before).max(axis=2) > CHANGE_LEVEL) * 255).astype(np.uint8)
+    blue, green, red = cv2.split(cv2.absdiff(picture, before))
+    _, changed = cv2.threshold(cv2.max(cv2.max(blue, green), red), CHANGE_LEVEL, 255, cv2.THRESH_BINARY)
     return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((CHANGE_MIN_PX, CHANGE_MIN_PX), np.uint8))
 
 
