@@ -129,3 +129,15 @@ def test_a_stream_of_a_game_says_what_reading_every_frame_whole_says(seed, style
         whole.area.reset()
         assert _named(streamed) == _named(whole.read(frame))
     assert quiet >= 5 and stream.reads == 1 and stream.partial_reads < len(entries) - 5
+
+
+def test_the_place_to_look_is_told_in_view_pixels_and_boxed_at_any_scale():
+    from companion.vision.find import LookIn
+
+    mask = np.zeros((50, 80), np.uint8)
+    mask[10:12, 20:25] = 255  # mask pixels of 4 view pixels each
+    look_in = LookIn(mask, 4.0)
+    assert look_in(4 * 22 + 1.5, 4 * 11 + 1.5) and not look_in(4 * 30, 4 * 11)
+    assert not look_in(-100, 5) and not look_in(5, 10_000)
+    # in pixels of 2 view pixels: columns 40–50, rows 20–24, grown by 3
+    assert look_in.box(2.0, 3) == (37, 17, 53, 27)

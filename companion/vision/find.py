@@ -38,7 +38,7 @@ Measured figures and failure modes: ``python -m companion.vision.evaluate_find``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -49,8 +49,29 @@ from .area import AreaView
 from .candidates import COARSE_PX_PER_MM, card_candidates
 from .patch import FINE_PX_PER_MM, Patch, coverage, side_positions
 
-LookIn = Callable[[float, float], bool]
-"""Where to look: true at the view pixels (x, y) around which outlines are wanted."""
+
+@dataclass(frozen=True, eq=False)
+class LookIn:
+    """Where outlines are wanted: around the pixels of ``mask`` that are not 0, a mask
+    over the view with ``scale`` view pixels per mask pixel."""
+
+    mask: np.ndarray
+    scale: float
+
+    def __call__(self, x: float, y: float) -> bool:
+        """Whether outlines are wanted around view pixel (x, y)."""
+        column, row = round((x + 0.5) / self.scale - 0.5), round((y + 0.5) / self.scale - 0.5)
+        return 0 <= row < self.mask.shape[0] and 0 <= column < self.mask.shape[1] and bool(self.mask[row, column])
+
+    def box(self, scale: float, margin: float) -> tuple[int, int, int, int]:
+        """(left, top, right, bottom), right and bottom exclusive, of the marked places in
+        pixels of a resampled view (``scale`` view pixels per pixel), grown by ``margin``
+        of those pixels; not clipped to the view."""
+        left, top, width, height = cv2.boundingRect(self.mask)
+        factor = self.scale / scale
+        return (math.floor(left * factor - margin), math.floor(top * factor - margin),
+                math.ceil((left + width) * factor + margin), math.ceil((top + height) * factor + margin))
+
 
 CARD_MM = (59.0, 91.0)
 """A card's (width, height) in millimetres (the same as ``companion.sim.deck.CARD_MM``)."""
@@ -74,6 +95,7 @@ START_TURNS_DEG = (-2.5, 2.5)  # candidates come in 10° steps: start from both 
 CONVINCING = 4.0  # evidence quality (sides + 2 × turned likeness) that needs no second start
 HOPELESS = 2.0  # a first start this poor (about two sides seen) is no card: the second start rarely finds one
 REFINE_STAGES = ((12.0, 9, 49), (1.5, 4, 7))  # (turn searched ±deg, band around the sides px, steps)
+CROP_MARGIN_PX = 4  # candidates from part of the view: this much more than a card around it (the edge filters' reach)
 REACH_MM = 14  # how far the refinement looks for a side beyond where it expects it
 VERDICT = {
     "oblique": 0.75,  # share of a line across the inside on edges (and at least OBLIQUE_MIN_LENGTH_MM)
@@ -137,11 +159,18 @@ class CardFinder:
         ``look_in`` those centred on view pixels (x, y) where ``look_in(x, y)`` is false."""
         if not view.mapped:
             return
-        coarse, _ = view.resampled(COARSE_PX_PER_MM)
+        coarse, coarse_scale = view.resampled(COARSE_PX_PER_MM)
         fine, fine_scale = view.resampled(FINE_PX_PER_MM)
         factor = FINE_PX_PER_MM / COARSE_PX_PER_MM
+        grey, left, top = cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY), 0, 0
+        if look_in is not None:  # candidates only from around the places asked for: a card's reach, and then some
+            margin = math.hypot(*self.card_mm) / 2 * COARSE_PX_PER_MM + CROP_MARGIN_PX
+            left, top, right, bottom = look_in.box(coarse_scale, margin)
+            left, top = max(left, 0), max(top, 0)
+            grey = grey[top:bottom, left:right]
         poses: list[tuple[float, float, float]] = []
-        for cx, cy, theta, _ in self.candidates(cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY)):
+        for cx, cy, theta, _ in self.candidates(grey):
+            cx, cy = cx + left, cy + top
             fx, fy = (cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5
             at_view = ((fx + 0.5) * fine_scale - 0.5, (fy + 0.5) * fine_scale - 0.5)
             if look_in is not None and not look_in(*at_view):

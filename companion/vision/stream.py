@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from .area import AreaView
+from .find import LookIn
 from .pipeline import TableReader, TableReading
 from .profile import Profile
 
@@ -72,11 +73,7 @@ class StreamReader:
         touched = _grown(changed, TOUCH_MM * CHANGE_PX_PER_MM)
         kept = tuple(card for card in self._cards if not _touches(card.polygon, touched, view, scale))
 
-        def look_in(x: float, y: float) -> bool:
-            column, row = int(round((x + 0.5) / scale - 0.5)), int(round((y + 0.5) / scale - 0.5))
-            return 0 <= row < reach.shape[0] and 0 <= column < reach.shape[1] and bool(reach[row, column])
-
-        reading = self.reader.read_view(frame, view, look_in, kept)
+        reading = self.reader.read_view(frame, view, LookIn(reach, scale), kept)
         self.partial_reads += 1
         np.copyto(self._picture, picture, where=reach[..., None].astype(bool))
         self._cards = reading.cards
