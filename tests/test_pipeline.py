@@ -182,6 +182,19 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
     assert len(set(named)) >= len(on_top) - 2
 
 
+def test_a_top_card_turned_further_against_its_pile_is_read_from_an_outline_turned_further():
+    """``elfer bench vision`` scene 544 (seed 2026): a condensed Y7 lies turned on its
+    pile, whose edges won the outline (read Y7, but unsure); the outlines tried around it,
+    turned up to 10°, did not reach the card. Turned 18°, one does."""
+    frame, entry = _bench_scene(2026 * 100_000 + 544, "condensed", "wood")
+    label = next(label for label in entry["cards"] if label["card"] == "Y7")
+    assert label["visible_share"] == 1.0
+    reading = TableReader(_bench_calibrated("condensed")).read(frame)
+    assert "Y7" in _named_near(reading, label)
+    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
+
+
 def test_a_card_half_covered_is_not_read_as_another_number():
     """A 10 with the next card lying over half its 0: the numeral matches a 16 only just
     (0.808) and was reported as one (scene 605 of ``elfer bench vision``, seed 7, cream
