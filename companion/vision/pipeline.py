@@ -327,14 +327,18 @@ def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm
     if np.hypot(centre[0] - x, centre[1] - y) > SAME_PLACE_MM * px_per_mm:
         return False
     dx, dy = corners[1] - corners[0]
-    turn = math.degrees(math.atan2(dy, dx) - theta)
-    return abs((turn + 45.0) % 90.0 - 45.0) <= SAME_TURN_DEG
+    return _folded(math.degrees(math.atan2(dy, dx) - theta)) <= SAME_TURN_DEG
 
 
 def _turn_between(corners: np.ndarray, other: np.ndarray) -> float:
     """Degrees between two outlines' sides (either way up, either side first: 0–45)."""
     turns = [math.atan2(*(polygon[1] - polygon[0])[::-1]) for polygon in (corners, other)]
-    return abs((math.degrees(turns[1] - turns[0]) + 45.0) % 90.0 - 45.0)
+    return _folded(math.degrees(turns[1] - turns[0]))
+
+
+def _folded(turn_deg: float) -> float:
+    """A turn between card outlines, 0–45°: a quarter turn more or less is the same outline."""
+    return abs((turn_deg + 45.0) % 90.0 - 45.0)
 
 
 def _overlap(polygon: np.ndarray, other: np.ndarray) -> float:
@@ -358,10 +362,8 @@ def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]], trusted
     seen = []
     for reading, corners, _ in ranked:
         polygon = np.asarray(corners, np.float32)
-        area = cv2.contourArea(polygon)
         whole = trusted(reading)
-        if any(cv2.intersectConvexConvex(polygon, other)[0]
-               > (NEIGHBOUR_OVERLAP if whole and card not in (None, reading.card) else OVERLAP) * area
+        if any(_overlap(polygon, other) > (NEIGHBOUR_OVERLAP if whole and card not in (None, reading.card) else OVERLAP)
                for other, card in kept):
             continue
         kept.append((polygon, reading.card if whole else None))
