@@ -31,8 +31,9 @@ from .profile import Profile
 
 CHANGE_PX_PER_MM = 0.5  # the scale of the picture changes are looked for in (a card is 30 × 46 px)
 # A change: a pixel of the slightly blurred picture differs by more than this in one
-# channel. Sensor noise and JPEG moved static pixels by at most 9 on rendered streams of
-# every light; a numeral's ink against paper differs by far more.
+# channel. Sensor noise and JPEG moved the pixels of a still table by at most 18 in this
+# picture (12 rendered streams, every style, surface and light); a numeral's ink against
+# paper differs by far more.
 CHANGE_LEVEL = 24
 CHANGE_MIN_PX = 2  # a change smaller than this (pixels of the picture, 2 mm each) is noise
 REACH_MM = 55.0  # a change this near a card's centre may change its outline (half its diagonal)
