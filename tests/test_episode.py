@@ -301,18 +301,21 @@ def test_write_scenes_labels_every_picture(tmp_path):
         assert any(card["visible"] for card in entry["cards"])
 
 
+PICTURED = DECK[::5]  # every colour, ones and elevens among them; all 80 twice would take seconds more
+
+
 @pytest.fixture(scope="module")
 def card_pictures(tmp_path_factory) -> tuple[Path, list[Path]]:
     out = tmp_path_factory.mktemp("cards")
-    return out, write_cards(out, "reference", variants=2, resolution=RESOLUTION)
+    return out, write_cards(out, "reference", variants=2, resolution=RESOLUTION, cards=PICTURED)
 
 
-def test_write_cards_writes_every_card_twice_by_name(card_pictures):
+def test_write_cards_writes_each_card_twice_by_name(card_pictures):
     out, written = card_pictures
-    expected = {f"{card.code}.png" for card in DECK} | {f"{card.code}_2.png" for card in DECK}
-    assert len(expected) == 160
+    expected = {f"{card.code}.png" for card in PICTURED} | {f"{card.code}_2.png" for card in PICTURED}
+    assert len(expected) == 32
     assert {p.name for p in written} == expected == {p.name for p in out.iterdir()}
-    assert {"R1.png", "B20_2.png", "G11.png", "Y7_2.png"} <= expected
+    assert {"R1.png", "R1_2.png", "B16.png", "B16_2.png"} <= expected
 
 
 def test_each_card_picture_shows_exactly_one_card(card_pictures):
@@ -321,7 +324,7 @@ def test_each_card_picture_shows_exactly_one_card(card_pictures):
     The empty table is rebuilt as ``write_cards`` draws its scenery (seed, card number, variant).
     """
     out, _ = card_pictures
-    for number in range(0, len(DECK), 5):  # 16 of the 160 pictures, both variants, every colour
+    for number in range(0, len(DECK), 5):  # each card pictured, in one of its two variants
         card, variant = DECK[number], 1 + number % 2
         name = card.code if variant == 1 else f"{card.code}_{variant}"
         picture = cv2.imread(str(out / f"{name}.png"))

@@ -143,19 +143,12 @@ def _bench_scene(number: int, style: str, surface: str):
     return cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR), entry
 
 
+@functools.cache
 def _calibrated(style: str):
     from companion.vision.calibrate import calibrate
     from test_read import _calibration_pictures
 
     return calibrate(_calibration_pictures(style), deck_name=style)[0]
-
-
-@functools.lru_cache(maxsize=None)
-def _bench_calibrated(style: str):
-    """The profile ``elfer bench vision`` calibrates for ``style``."""
-    from companion.vision.evaluate_read import calibrated_profiles
-
-    return calibrated_profiles([style], seed=7)[style]
 
 
 @pytest.mark.parametrize("seed,scene,style,surface", [
@@ -182,14 +175,14 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
     assert len(set(named)) >= len(on_top) - 2
 
 
-def test_a_top_card_turned_further_against_its_pile_is_read_from_an_outline_turned_further():
+def test_a_top_card_turned_further_against_its_pile_is_read_from_an_outline_turned_further(bench_profile):
     """``elfer bench vision`` scene 544 (seed 2026): a condensed Y7 lies turned on its
     pile, whose edges won the outline (read Y7, but unsure); the outlines tried around it,
     turned up to 10°, did not reach the card. Turned 18°, one does."""
     frame, entry = _bench_scene(2026 * 100_000 + 544, "condensed", "wood")
     label = next(label for label in entry["cards"] if label["card"] == "Y7")
     assert label["visible_share"] == 1.0
-    reading = TableReader(_bench_calibrated("condensed")).read(frame)
+    reading = TableReader(bench_profile("condensed")).read(frame)
     assert "Y7" in _named_near(reading, label)
     on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
     assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
@@ -242,7 +235,7 @@ def test_a_3_on_an_outline_a_little_off_is_not_read_as_the_1_in_its_stroke():
     assert "B3" in named and "B1" not in named
 
 
-def test_a_close_call_between_10_and_18_is_not_settled_by_the_wider_searchs_coarse_steps():
+def test_a_close_call_between_10_and_18_is_not_settled_by_the_wider_searchs_coarse_steps(bench_profile):
     """A blurred cream 10 on a pile: at its place 10 scores 0.912 and 18 0.907, too close
     to tell. The wider search, in steps of two pixels, missed the 10's peak and found a
     sure 18 at 0.887 (scene 601 of seed 3). Where the wider search names another number
@@ -250,7 +243,7 @@ def test_a_close_call_between_10_and_18_is_not_settled_by_the_wider_searchs_coar
     profile is the benchmark's own: the test's calibration pictures make a 10 and an 18
     less alike.)"""
     frame, _ = _bench_scene(3 * 100_000 + 601, "cream", "pattern")
-    named = {seen.card.code for seen in TableReader(_bench_calibrated("cream")).read(frame).cards
+    named = {seen.card.code for seen in TableReader(bench_profile("cream")).read(frame).cards
              if seen.card is not None}
     assert "R18" not in named and "R4" in named
 
