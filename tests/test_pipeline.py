@@ -188,6 +188,21 @@ def test_a_top_card_turned_further_against_its_pile_is_read_from_an_outline_turn
     assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
 
 
+@pytest.mark.parametrize("scene,surface,card", [(139, "pattern", "R20"), (191, "mat", "Y14"), (1607, "cloth", "R11")])
+def test_a_top_card_turned_against_its_pile_is_found_from_its_numeral_turned(scene, surface, card):
+    """``elfer bench vision`` scenes (seed 2026, reference deck): the top card lies turned
+    about 20° on its pile, whose edges won every outline there, read as unknown; its
+    numeral's seed lies on that outline's place and was passed over as nothing new. An
+    outline refined from the seed turned 18° finds the card."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "reference", surface)
+    label = next(label for label in entry["cards"] if label["card"] == card)
+    assert label["visible_share"] > 0.99
+    reading = TableReader().read(frame)
+    assert _named_near(reading, label) == [card]
+    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
+
+
 def test_a_card_half_covered_is_not_read_as_another_number():
     """A 10 with the next card lying over half its 0: the numeral matches a 16 only just
     (0.808) and was reported as one (scene 605 of ``elfer bench vision``, seed 7, cream

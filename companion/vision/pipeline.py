@@ -122,6 +122,13 @@ FURTHER_MM, FURTHER_TRUSTED_MATCH = 12, 0.88
 # average, 5 % more for the slowest tenth of frames, the median unchanged. From 24 to 30
 # (with the warm-light seeds): 3 more on the bench scenes, 3 on seed 13, none lost or wrong.
 MAX_SEED_LOOKS = 30
+# A numeral seed where an outline centred there and turned alike was read as unknown
+# already: the card on top may lie turned against the pile whose edges won that outline.
+# Outlines are looked for from the seed turned this far either way (at most this many
+# seeds a frame), and one counts only when turned at least this much against every
+# outline read there: one turned alike reads the same numeral again, by chance a little
+# better, and so a fanned row's strips passed for a G11 and a B6 for a B5 (seed 2026).
+SEED_TURNS_DEG, MAX_TURNED_LOOKS, TURNED_AGAINST_DEG = (-18.0, 18.0), 12, 10.0
 # Cards read whole that tell the paper's level in a warm lamp's light (at most, at least;
 # their median is taken): one misread card must not decide it.
 PAPER_CARDS, MIN_PAPER_CARDS = 8, 3
@@ -203,20 +210,40 @@ class TableReader:
 
         seeds = (fill_seeds(fine, SEED_PX_PER_MM) if self.profile.inverse
                  else numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM))
-        looks = 0
+        looks = turned_looks = 0
         for x, y, theta in seeds:
             if look_in is not None and not look_in((x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5):
                 continue  # nothing changed around it
             if _inside((x, y), [in_fine_view(corners) for corners in settled]):
                 continue  # a card read already
-            if any(_same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM) for _, corners, _ in readings):
-                continue  # read as unknown on an outline centred there and turned alike: nothing new to see
+            read_there = [corners for _, corners, _ in readings
+                          if _same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM)]
+            if read_there:
+                if turned_looks < MAX_TURNED_LOOKS:
+                    turned_looks += 1
+                    self._look_turned(frame, view, (x, y, theta), read_there, readings, settled)
+                continue
             if looks == MAX_SEED_LOOKS:
                 break
             looks += 1
             found = self.finder.outline_near(view, x, y, theta)
             if found is not None:
                 self._consider(frame, view, found, readings, settled)
+
+    def _look_turned(self, frame, view, seed: tuple[float, float, float], read_there: list[np.ndarray],
+                     readings: list, settled: list) -> None:
+        """Outlines refined from a numeral seed (fine view) turned ``SEED_TURNS_DEG``, where
+        the outlines ``read_there`` (frame pixels) were read as unknown: read when turned
+        against all of them (``TURNED_AGAINST_DEG``)."""
+        x, y, theta = seed
+        for turn in SEED_TURNS_DEG:
+            found = self.finder.outline_near(view, x, y, theta + math.radians(turn))
+            if found is None or any(_turn_between(found.corners_frame, corners) < TURNED_AGAINST_DEG
+                                    for corners in read_there):
+                continue
+            far = _folded(_turn_deg(found.corners_view) - math.degrees(theta)) > FAR_TURN_DEG
+            self._consider(frame, view, found, readings, settled, look_around=False,
+                           least_match=FAR_TURN_TRUSTED_MATCH if far else None)
 
     def _look_further(self, frame, view, readings: list, settled: list) -> None:
         """Outlines read as no card but showing a deck's ink, where no card was read: the
@@ -326,14 +353,18 @@ def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm
     centre = corners.mean(axis=0)
     if np.hypot(centre[0] - x, centre[1] - y) > SAME_PLACE_MM * px_per_mm:
         return False
-    dx, dy = corners[1] - corners[0]
-    return _folded(math.degrees(math.atan2(dy, dx) - theta)) <= SAME_TURN_DEG
+    return _folded(_turn_deg(corners) - math.degrees(theta)) <= SAME_TURN_DEG
 
 
 def _turn_between(corners: np.ndarray, other: np.ndarray) -> float:
     """Degrees between two outlines' sides (either way up, either side first: 0–45)."""
-    turns = [math.atan2(*(polygon[1] - polygon[0])[::-1]) for polygon in (corners, other)]
-    return _folded(math.degrees(turns[1] - turns[0]))
+    return _folded(_turn_deg(other) - _turn_deg(corners))
+
+
+def _turn_deg(corners: np.ndarray) -> float:
+    """The direction of an outline's first side, in degrees."""
+    dx, dy = corners[1] - corners[0]
+    return math.degrees(math.atan2(dy, dx))
 
 
 def _folded(turn_deg: float) -> float:
