@@ -141,6 +141,15 @@ def _crop(p, layout: Layout, pad: int = 0) -> np.ndarray:
     return crop[::-1, ::-1] if p.turned else crop
 
 
+def _aligned(padded: np.ndarray, anchor: np.ndarray) -> tuple[np.ndarray, float]:
+    """The part of ``padded`` (a numeral crop with some pixels around it) of ``anchor``'s
+    shape that matches ``anchor`` best, and how well (normalised correlation)."""
+    scores = cv2.matchTemplate(np.ascontiguousarray(padded, np.float32), anchor.astype(np.float32),
+                               cv2.TM_CCOEFF_NORMED)
+    _, best, _, (dx, dy) = cv2.minMaxLoc(scores)
+    return padded[dy:dy + anchor.shape[0], dx:dx + anchor.shape[1]], float(best)
+
+
 def orient(pictures, layout: Layout) -> None:
     """Decide which way up each card lies: the underline of 6 and 9, else the digits of
     the bundled fonts; then pictures of one number agree with its most certain one, and a
@@ -155,11 +164,15 @@ def orient(pictures, layout: Layout) -> None:
         turned = font_likeness(crop[::-1, ::-1], p.card.number)
         p.turned, p.turn_evidence = turned > upright, abs(turned - upright)
     groups = {}
+    search = layout.search_px()
     for number in {p.card.number for p in pictures}:
         group = sorted((p for p in pictures if p.card.number == number), key=lambda p: -p.turn_evidence)
         anchor = _crop(group[0], layout)
         for p in group[1:]:
-            same, other = ncc(_crop(p, layout), anchor), ncc(_crop(p, layout)[::-1, ::-1], anchor)
+            # each way up moved to where it matches best: an 11 looks alike both ways, and
+            # a numeral box a pixel or two off its place then decides which way matches
+            padded = _crop(p, layout, search)
+            (_, same), (_, other) = _aligned(padded, anchor), _aligned(padded[::-1, ::-1], anchor)
             if abs(same - other) > 0.05 and (other > same):
                 p.turned = not p.turned
         groups[number] = group
@@ -238,7 +251,6 @@ def templates(pictures, layout: Layout, warnings: list[str]) -> dict[int, np.nda
     three or more; so is a blurred one (``blurred``, see ``calibrate``) when there is a
     sharp one: a blurred numeral matches other blurred numerals too well."""
     search = layout.search_px()
-    shape = layout.template_shape()
     templates = {}
     for number in sorted({p.card.number for p in pictures}):
         group = [p for p in pictures if p.card.number == number]
@@ -247,13 +259,7 @@ def templates(pictures, layout: Layout, warnings: list[str]) -> dict[int, np.nda
         anchor = _crop(group[0], layout)
         stack = [anchor]
         for p in group[1:]:
-            padded = _crop(p, layout, search)
-            if search:
-                scores = cv2.matchTemplate(padded.astype(np.float32), anchor.astype(np.float32), cv2.TM_CCOEFF_NORMED)
-                _, _, _, (dx, dy) = cv2.minMaxLoc(scores)
-                stack.append(padded[dy:dy + shape[0], dx:dx + shape[1]])
-            else:
-                stack.append(padded)
+            stack.append(_aligned(_crop(p, layout, search), anchor)[0])
         if len(stack) >= 3:
             median = np.median(np.stack(stack), axis=0)
             likeness = np.array([ncc(crop, median) for crop in stack])
