@@ -203,6 +203,18 @@ def test_a_top_card_turned_against_its_pile_is_found_from_its_numeral_turned(sce
     assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
 
 
+def test_a_top_card_turned_further_against_its_pile_is_found_from_its_numeral_turned_further(bench_profile):
+    """``elfer bench vision`` scene 184 (seed 2026): a condensed G13 on its pile, found
+    neither from its numeral turned 18° nor from the outlines around; turned 26°, it is."""
+    frame, entry = _bench_scene(2026 * 100_000 + 184, "condensed", "pattern")
+    label = next(label for label in entry["cards"] if label["card"] == "G13")
+    assert label["visible_share"] == 1.0
+    reading = TableReader(bench_profile("condensed")).read(frame)
+    assert _named_near(reading, label) == ["G13"]
+    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
+
+
 def test_a_card_half_covered_is_not_read_as_another_number():
     """A 10 with the next card lying over half its 0: the numeral matches a 16 only just
     (0.808) and was reported as one (scene 605 of ``elfer bench vision``, seed 7, cream
