@@ -11,6 +11,9 @@ that makes it worse fails.
 from __future__ import annotations
 
 import functools
+import json
+import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -131,6 +134,28 @@ def test_outlines_around_a_card_settle_elsewhere_than_the_card():
             assert np.linalg.norm(corners.mean(axis=0) - centre) > 1.0
             sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
             assert np.allclose(sorted(sides), sorted([CARD_MM[0]] * 2 + [CARD_MM[1]] * 2), atol=0.01)
+
+
+def test_the_top_card_of_a_pile_wins_over_the_card_below_though_that_one_is_refined_first():
+    """``data/pile-G4-on-G3-opencv4.png``: the fine view around the laid-out pile (G4
+    turned 5° on G3) of the cream deck on the mat, as OpenCV 4.8 renders and maps it. From
+    the candidate there, the first start settles on G3's outline, whose three whole sides
+    looked convincing enough to skip the second start; the second start finds G4, whose
+    whole outline and border show more."""
+    data = Path(__file__).parent / "data"
+    fine = cv2.imread(str(data / "pile-G4-on-G3-opencv4.png"))
+    truth = json.loads((data / "pile-G4-on-G3-opencv4.json").read_text())
+    (x, y, theta), score, _ = CardFinder().refine(fine, *truth["candidate"])
+    top, below = np.asarray(truth["G4"]), np.asarray(truth["G3"])
+    assert score is not None
+    assert np.hypot(*(top.mean(axis=0) - (x, y))) <= 1.5
+    assert abs(math.degrees(theta) - _side_turn_deg(top)) <= 1.0
+    assert abs(math.degrees(theta) - _side_turn_deg(below)) > 3.0
+
+
+def _side_turn_deg(corners: np.ndarray) -> float:
+    dx, dy = corners[1] - corners[0]
+    return math.degrees(math.atan2(dy, dx))
 
 
 def test_random_scenes_are_read_at_the_measured_level():

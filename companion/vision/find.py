@@ -92,7 +92,9 @@ class FoundCard:
 MAX_ANGLE_DEG = 25.0  # cards lie within this much of upright (5° more are tolerated)
 
 START_TURNS_DEG = (-2.5, 2.5)  # candidates come in 10° steps: start from both halves
-CONVINCING = 4.0  # evidence quality (sides + 2 × turned likeness) that needs no second start
+# evidence quality (sides + 2 × turned likeness) that needs no second start: above what the card
+# below a pile's top card can show (three whole sides and a border half hidden: 4.5)
+CONVINCING = 4.6
 HOPELESS = 2.0  # a first start this poor (about two sides seen) is no card: the second start rarely finds one
 REFINE_STAGES = ((12.0, 9, 49), (1.5, 4, 7))  # (turn searched ±deg, band around the sides px, steps)
 CROP_MARGIN_PX = 4  # candidates from part of the view: this much more than a card around it (the edge filters' reach)
