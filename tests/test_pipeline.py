@@ -27,6 +27,11 @@ def _reading(style: str, surface: str):
     return reader, frame, labels, reader.read(frame)
 
 
+def _on_top(labels) -> set[str]:
+    """The cards at least half of which shows: any card named must be one of them."""
+    return {label["card"] for label in labels if label["visible_share"] >= 0.5}
+
+
 def _named_near(reading, label) -> list[str | None]:
     centre = np.mean(np.asarray(label["polygon"]), axis=0)
     return [None if seen.card is None else seen.card.code for seen in reading.cards
@@ -45,7 +50,7 @@ def test_every_card_on_top_is_named_right(style, surface):
 @pytest.mark.parametrize("style,surface", SCENES)
 def test_no_card_is_named_that_is_not_there(style, surface):
     _, _, labels, reading = _reading(style, surface)
-    on_top = {label["card"] for label in labels if label["visible_share"] >= 0.5}
+    on_top = _on_top(labels)
     named = [seen.card.code for seen in reading.cards if seen.card is not None]
     assert set(named) <= on_top
     assert len(named) == len(set(named))  # one reading per card: the pile's top card is not read twice
@@ -170,7 +175,7 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
     frame, entry = _bench_scene(seed * 100_000 + scene, style, surface)
     assert entry["layout"] == "side_by_side"
     named = [seen.card.code for seen in TableReader(_calibrated(style)).read(frame).cards if seen.card is not None]
-    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    on_top = _on_top(entry["cards"])
     assert set(named) <= on_top
     assert len(set(named)) >= len(on_top) - 2
 
@@ -184,7 +189,7 @@ def test_a_top_card_turned_further_against_its_pile_is_read_from_an_outline_turn
     assert label["visible_share"] == 1.0
     reading = TableReader(bench_profile("condensed")).read(frame)
     assert "Y7" in _named_near(reading, label)
-    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    on_top = _on_top(entry["cards"])
     assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
 
 
@@ -199,7 +204,7 @@ def test_a_top_card_turned_against_its_pile_is_found_from_its_numeral_turned(sce
     assert label["visible_share"] > 0.99
     reading = TableReader().read(frame)
     assert _named_near(reading, label) == [card]
-    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    on_top = _on_top(entry["cards"])
     assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
 
 
@@ -211,7 +216,7 @@ def test_a_top_card_turned_further_against_its_pile_is_found_from_its_numeral_tu
     assert label["visible_share"] == 1.0
     reading = TableReader(bench_profile("condensed")).read(frame)
     assert _named_near(reading, label) == ["G13"]
-    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    on_top = _on_top(entry["cards"])
     assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
 
 
@@ -221,7 +226,7 @@ def test_a_card_half_covered_is_not_read_as_another_number():
     deck on a mat). Every card named must lie on top."""
     frame, entry = _bench_scene(7 * 100_000 + 605, "cream", "mat")
     named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}
-    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    on_top = _on_top(entry["cards"])
     assert named and named <= on_top
 
 
@@ -237,7 +242,7 @@ def test_greens_under_a_warm_lamp_are_read_by_the_paper_level_the_other_cards_te
     frame, entry = _bench_scene(2026 * 100_000 + scene, "cream", surface)
     assert entry["lighting"]["colour_temperature_k"] < 3400
     named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}
-    on_top = {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.5}
+    on_top = _on_top(entry["cards"])
     assert green in named
     assert named <= on_top
 
