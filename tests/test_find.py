@@ -153,21 +153,6 @@ def test_the_top_card_of_a_pile_wins_over_the_card_below_though_that_one_is_refi
     assert abs(math.degrees(theta) - _side_turn_deg(below)) > 3.0
 
 
-def test_a_refinement_that_settles_on_a_known_outline_ends_after_its_first_stage():
-    """``outlines_around`` passes the outlines it has, and a start that settles on one of
-    them gives up before the finer stages (their result would be dropped as a repeat);
-    from the same start, with nothing known, the outline is refined to the end."""
-    data = Path(__file__).parent / "data"
-    fine = cv2.imread(str(data / "pile-G4-on-G3-opencv4.png"))
-    candidate = json.loads((data / "pile-G4-on-G3-opencv4.json").read_text())["candidate"]
-    finder = CardFinder()
-    pose, _, _ = finder.refine(fine, *candidate)
-    assert finder._refine_from(fine, *pose) is not None
-    assert finder._refine_from(fine, *pose, known=[pose]) is None
-    elsewhere = (pose[0] + 8.0, pose[1], pose[2])
-    assert finder._refine_from(fine, *pose, known=[elsewhere]) is not None
-
-
 def _side_turn_deg(corners: np.ndarray) -> float:
     dx, dy = corners[1] - corners[0]
     return math.degrees(math.atan2(dy, dx))

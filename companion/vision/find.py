@@ -97,9 +97,6 @@ START_TURNS_DEG = (-2.5, 2.5)  # candidates come in 10° steps: start from both 
 CONVINCING = 4.6
 HOPELESS = 2.0  # a first start this poor (about two sides seen) is no card: the second start rarely finds one
 REFINE_STAGES = ((12.0, 9, 49), (1.5, 4, 7))  # (turn searched ±deg, band around the sides px, steps)
-# a refinement whose first stage settles this near (px, deg) a pose its caller knows already ends
-# there: the later stages move an outline less than ``outlines_around``'s repeat distance (3 px, 2°)
-KNOWN_POSE_PX, KNOWN_POSE_DEG = 2.0, 1.5
 CROP_MARGIN_PX = 4  # candidates from part of the view: this much more than a card around it (the edge filters' reach)
 REACH_MM = 14  # how far the refinement looks for a side beyond where it expects it
 VERDICT = {
@@ -219,7 +216,7 @@ class CardFinder:
         starts += [(cx, cy, theta + math.radians(turn)) for turn in turns_deg]
         poses, outlines = [(cx, cy, theta)], []
         for x, y, turn in starts:
-            refined = self._refine_from(fine, x, y, turn, known=poses)
+            refined = self._refine_from(fine, x, y, turn)
             if refined is None or _repeated(refined[0], poses, within_px=3.0, within_deg=2.0):
                 continue
             pose, evidence = refined
@@ -300,15 +297,11 @@ class CardFinder:
             best_score = _verdict(best[1], self.occlusion_only)
         return best[0], best_score, best[1]
 
-    def _refine_from(self, fine, cx, cy, theta, known=()):
-        """(pose, evidence) refined from one start; None when no pair of sides is found,
-        or when the first stage settles on one of the ``known`` poses (the caller would
-        drop the outline as a repeat: the later stages are saved)."""
+    def _refine_from(self, fine, cx, cy, theta):
+        """(pose, evidence) refined from one start, None when no pair of sides is found."""
         w, h = self.card_mm[0] * FINE_PX_PER_MM, self.card_mm[1] * FINE_PX_PER_MM
         reach = int(REACH_MM * FINE_PX_PER_MM)
-        for stage, (span_deg, band, steps) in enumerate(REFINE_STAGES):
-            if stage == 1 and _repeated((cx, cy, theta), known, KNOWN_POSE_PX, KNOWN_POSE_DEG):
-                return None
+        for span_deg, band, steps in REFINE_STAGES:
             patch = Patch.cut(fine, cx, cy, theta, w, h, reach)
             located = patch.locate()
             if located is None:
