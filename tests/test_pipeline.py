@@ -32,6 +32,11 @@ def _on_top(labels) -> set[str]:
     return {label["card"] for label in labels if label["visible_share"] >= 0.5}
 
 
+def _named(reading) -> list[str]:
+    """The codes of the cards read, in the reading's order."""
+    return [seen.card.code for seen in reading.cards if seen.card is not None]
+
+
 def _named_near(reading, label) -> list[str | None]:
     centre = np.mean(np.asarray(label["polygon"]), axis=0)
     return [None if seen.card is None else seen.card.code for seen in reading.cards
@@ -51,7 +56,7 @@ def test_every_card_on_top_is_named_right(style, surface):
 def test_no_card_is_named_that_is_not_there(style, surface):
     _, _, labels, reading = _reading(style, surface)
     on_top = _on_top(labels)
-    named = [seen.card.code for seen in reading.cards if seen.card is not None]
+    named = _named(reading)
     assert set(named) <= on_top
     assert len(named) == len(set(named))  # one reading per card: the pile's top card is not read twice
 
@@ -111,7 +116,7 @@ def test_a_card_lying_across_another_at_an_angle_rejects_the_one_below():
     assert labels["B7"]["visible_share"] > 0.5  # much of it shows, but not all
     assert finder.verify(view, np.asarray(labels["B7"]["polygon"])) is None
     assert finder.verify(view, np.asarray(labels["B8"]["polygon"])) is not None
-    assert [seen.card.code for seen in reader.read(frame).cards if seen.card is not None] == ["B8"]
+    assert _named(reader.read(frame)) == ["B8"]
 
 
 def test_piles_are_read_as_their_top_cards_wherever_the_card_below_peeks_out():
@@ -174,7 +179,7 @@ def test_fanned_rows_of_white_cards_show_only_their_last_cards(seed, scene, styl
     show less of such a pair than other numbers)."""
     frame, entry = _bench_scene(seed * 100_000 + scene, style, surface)
     assert entry["layout"] == "side_by_side"
-    named = [seen.card.code for seen in TableReader(_calibrated(style)).read(frame).cards if seen.card is not None]
+    named = _named(TableReader(_calibrated(style)).read(frame))
     on_top = _on_top(entry["cards"])
     assert set(named) <= on_top
     assert len(set(named)) >= len(on_top) - 2
@@ -190,7 +195,7 @@ def test_a_top_card_turned_further_against_its_pile_is_read_from_an_outline_turn
     reading = TableReader(bench_profile("condensed")).read(frame)
     assert "Y7" in _named_near(reading, label)
     on_top = _on_top(entry["cards"])
-    assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
+    assert set(_named(reading)) <= on_top
 
 
 @pytest.mark.parametrize("scene,surface,card", [(139, "pattern", "R20"), (191, "mat", "Y14"), (1607, "cloth", "R11")])
@@ -205,7 +210,7 @@ def test_a_top_card_turned_against_its_pile_is_found_from_its_numeral_turned(sce
     reading = TableReader().read(frame)
     assert _named_near(reading, label) == [card]
     on_top = _on_top(entry["cards"])
-    assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
+    assert set(_named(reading)) <= on_top
 
 
 def test_a_top_card_turned_further_against_its_pile_is_found_from_its_numeral_turned_further(bench_profile):
@@ -217,7 +222,7 @@ def test_a_top_card_turned_further_against_its_pile_is_found_from_its_numeral_tu
     reading = TableReader(bench_profile("condensed")).read(frame)
     assert _named_near(reading, label) == ["G13"]
     on_top = _on_top(entry["cards"])
-    assert {seen.card.code for seen in reading.cards if seen.card is not None} <= on_top
+    assert set(_named(reading)) <= on_top
 
 
 def test_a_card_half_covered_is_not_read_as_another_number():
@@ -225,7 +230,7 @@ def test_a_card_half_covered_is_not_read_as_another_number():
     (0.808) and was reported as one (scene 605 of ``elfer bench vision``, seed 7, cream
     deck on a mat). Every card named must lie on top."""
     frame, entry = _bench_scene(7 * 100_000 + 605, "cream", "mat")
-    named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}
+    named = set(_named(TableReader(_calibrated("cream")).read(frame)))
     on_top = _on_top(entry["cards"])
     assert named and named <= on_top
 
@@ -241,7 +246,7 @@ def test_greens_under_a_warm_lamp_are_read_by_the_paper_level_the_other_cards_te
     level. Every card named lies on top."""
     frame, entry = _bench_scene(2026 * 100_000 + scene, "cream", surface)
     assert entry["lighting"]["colour_temperature_k"] < 3400
-    named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}
+    named = set(_named(TableReader(_calibrated("cream")).read(frame)))
     on_top = _on_top(entry["cards"])
     assert green in named
     assert named <= on_top
@@ -253,7 +258,7 @@ def test_a_green_read_as_yellow_with_a_little_doubt_is_read_again_by_the_paper_l
     mat): read again with it, it is green."""
     frame, entry = _bench_scene(13 * 100_000 + 13, "cream", "mat")
     assert entry["lighting"]["colour_temperature_k"] < 3400
-    named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}
+    named = set(_named(TableReader(_calibrated("cream")).read(frame)))
     assert "G2" in named and "Y2" not in named
 
 
@@ -263,7 +268,7 @@ def test_a_3_on_an_outline_a_little_off_is_not_read_as_the_1_in_its_stroke():
     the 3 (0.82 against 0.70), sure of itself (scene 13 of seed 3). Looked for around its
     place, the 3 scores 0.96."""
     frame, entry = _bench_scene(3 * 100_000 + 13, "cream", "mat")
-    named = {seen.card.code for seen in TableReader(_calibrated("cream")).read(frame).cards if seen.card is not None}
+    named = set(_named(TableReader(_calibrated("cream")).read(frame)))
     assert "B3" in named and "B1" not in named
 
 
@@ -275,8 +280,7 @@ def test_a_close_call_between_10_and_18_is_not_settled_by_the_wider_searchs_coar
     profile is the benchmark's own: the test's calibration pictures make a 10 and an 18
     less alike.)"""
     frame, _ = _bench_scene(3 * 100_000 + 601, "cream", "pattern")
-    named = {seen.card.code for seen in TableReader(bench_profile("cream")).read(frame).cards
-             if seen.card is not None}
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
     assert "R18" not in named and "R4" in named
 
 
