@@ -49,11 +49,10 @@ FULLY_VISIBLE = {"R5", "Y7", "G4", "B9", "B10", "R14", "Y1", "G20"}
 # every style on two surfaces, every surface with two styles
 LAID_OUT = [("reference", "wood"), ("inverse", "cloth"), ("cream", "mat"), ("condensed", "pattern"),
             ("reference", "mat"), ("inverse", "wood"), ("cream", "pattern"), ("condensed", "cloth")]
-# measured misses of the current finder (see the module docstring of companion.vision.find)
-KNOWN_MISSES = {("condensed", "pattern"): "turned cards on a busy plaid are crowded out of the candidates",
-                ("cream", "pattern"): "turned cards on a busy plaid are crowded out of the candidates",
-                ("condensed", "cloth"): "the last card of a row of frameless cards: its side over the card "
-                                        "below shows no edge, three sides are not enough here"}
+# measured misses of the current finder (see the module docstring of companion.vision.find);
+# strict: a miss mended shows as a failure, and its entry goes
+KNOWN_MISSES = {("cream", "pattern"): "B9 of the touching pair settles 2 mm towards its neighbour along the "
+                                      "plaid's lines, where its borders differ: the strict check rejects it"}
 RANDOM_SEEDS = (11, 22, 33, 44, 55, 66, 77, 88)
 
 
@@ -96,10 +95,10 @@ def test_nothing_is_found_that_is_not_a_visible_card(style, surface):
         assert min(errors) <= TOLERANCE_PX
 
 
-@pytest.mark.parametrize("style,surface", LAID_OUT)
+@pytest.mark.parametrize("style,surface", [
+    pytest.param(*key, marks=pytest.mark.xfail(reason=KNOWN_MISSES[key], strict=True)) if key in KNOWN_MISSES else key
+    for key in LAID_OUT])
 def test_every_fully_visible_card_is_found(style, surface):
-    if (style, surface) in KNOWN_MISSES:
-        pytest.xfail(KNOWN_MISSES[(style, surface)])
     _, labels = _laid_out(style, surface)
     _, found = _found("laid out", (style, surface))
     for label in labels:

@@ -6,7 +6,9 @@ so that such cards stand upright and box-filtered along a card's sides: every pi
 knows how much of the outline of a card centred on it is there (chamfer matching with
 the known size). Local maxima where all four sides are present, no straight edge runs
 right across the inside and the inside is not as busy as a patterned tablecloth become
-candidates, best first.
+candidates, best first. Near a better candidate only one turned at least
+``CANDIDATE_TURNED_DEG`` against it is kept too (after all the others): on a squared-up
+pile the pile's edges outscore the top card turned far against it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ CANDIDATE_INSET_PX = 5  # columns this close to a side may hold the border print
 CANDIDATE_MAX_CROSSING = 0.8  # share of the inside's height one straight edge may cover
 CANDIDATE_MAX_DENSITY = 0.6  # share of the inside on an edge: cards 0.2–0.5, patterned cloth 0.5–0.85
 MAX_CANDIDATES = 40
+# A candidate near a better one but turned at least this much against it: the top card of
+# a squared-up pile turned far against it (at most this many a frame, after all the
+# others). On 2,000 bench scenes 21 more cards read right and one card more read wrong
+# (a blue 7 under a warm lamp whose ink reads green on its true outline too), on 1,200 of
+# seed 13 10 more right; 4 % more time.
+CANDIDATE_TURNED_DEG, MAX_TURNED_CANDIDATES = 15.0, 10
 
 
 def card_candidates(grey: np.ndarray, card_mm: tuple[float, float]) -> list[tuple[float, float, float, float]]:
@@ -74,13 +82,25 @@ def card_candidates(grey: np.ndarray, card_mm: tuple[float, float]) -> list[tupl
     found = np.concatenate(found)
     found = found[np.argsort(-found[:, 3], kind="stable")]
     kept: list[np.ndarray] = []
+    turned: list[np.ndarray] = []  # where a card lies turned on a pile, the pile's edges make the better candidate
     for item in found:
-        if kept and np.min(np.sum((np.array(kept)[:, :2] - item[:2]) ** 2, axis=1)) < (CANDIDATE_SPACING_MM * s) ** 2:
-            continue
-        kept.append(item)
-        if len(kept) >= MAX_CANDIDATES:
+        near = _near(kept, item, CANDIDATE_SPACING_MM * s)
+        if not near.any():
+            if len(kept) < MAX_CANDIDATES:
+                kept.append(item)
+        elif len(turned) < MAX_TURNED_CANDIDATES and not np.any(
+                np.abs(np.array(kept)[near, 2] - item[2]) < math.radians(CANDIDATE_TURNED_DEG)) and not np.any(
+                _near(turned, item, CANDIDATE_SPACING_MM * s)):
+            turned.append(item)
+        if len(kept) == MAX_CANDIDATES and len(turned) == MAX_TURNED_CANDIDATES:
             break
-    return [tuple(float(v) for v in item) for item in kept]
+    return [tuple(float(v) for v in item) for item in kept + turned]
+
+
+def _near(items: list[np.ndarray], item: np.ndarray, distance: float) -> np.ndarray:
+    if not items:
+        return np.zeros(0, bool)
+    return np.sum((np.array(items)[:, :2] - item[:2]) ** 2, axis=1) < distance ** 2
 
 
 @functools.lru_cache(maxsize=16)
