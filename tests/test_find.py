@@ -26,6 +26,7 @@ from companion.sim.layout import CardPose
 from companion.sim.lighting import Lighting
 from companion.sim.render import SceneCamera, Scenery
 from companion.vision.area import AreaView, PlayArea
+from companion.vision.candidates import COARSE_PX_PER_MM, card_candidates
 from companion.vision.evaluate_find import corner_error, score_scene
 from companion.vision.find import CARD_MM, CardFinder, FoundCard, find_cards
 from companion.vision.markers import PLAY_AREA_MM
@@ -150,6 +151,28 @@ def test_the_top_card_of_a_pile_wins_over_the_card_below_though_that_one_is_refi
     assert np.hypot(*(top.mean(axis=0) - (x, y))) <= 1.5
     assert abs(math.degrees(theta) - _side_turn_deg(top)) <= 1.0
     assert abs(math.degrees(theta) - _side_turn_deg(below)) > 3.0
+
+
+@pytest.mark.parametrize("turn", [-23.0, 22.0])
+def test_a_card_turned_far_on_a_pile_is_a_candidate_though_the_pile_scores_better(turn):
+    """A pile squared up (its cards at 0–2°) with its top card turned by more than 20°:
+    the pile's edges make the better candidate at that place, and the top card's own,
+    as far turned, must be kept beside it (the pile's outline reads as no card)."""
+    pile = (_pose("B12", 300, 220, 1), _pose("B13", 301, 221, -1), _pose("B14", 300, 219, 2),
+            _pose("B15", 301, 220, turn))
+    camera = Camera.framing(PLAY_AREA_MM, rng=np.random.default_rng(5), tilt_deg=8.0)
+    scene = SceneCamera(Scenery("reference", "wood", PLAY_AREA_MM, camera, Lighting.neutral(), 5))
+    picture, _ = scene.picture(pile)
+    frame = cv2.imdecode(np.frombuffer(scene.encode(picture), np.uint8), cv2.IMREAD_COLOR)
+    top = next(label for label in scene.labels(pile) if label["card"] == "B15")
+    view = PlayArea().update(frame)
+    coarse, coarse_scale = view.resampled(COARSE_PX_PER_MM)
+    candidates = card_candidates(cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY), CARD_MM)
+    corners = (view.frame_to_view(np.asarray(top["polygon"], np.float64)) + 0.5) / coarse_scale - 0.5
+    centre, side_turn = corners.mean(axis=0), _side_turn_deg(corners)
+    near = [(x, y, theta) for x, y, theta, _ in candidates if np.hypot(x - centre[0], y - centre[1]) <= 4]
+    assert any(abs((math.degrees(theta) - side_turn + 45) % 90 - 45) <= 6 for _, _, theta in near), near
+    assert any(abs((math.degrees(theta) - side_turn + 45) % 90 - 45) >= 15 for _, _, theta in near), near
 
 
 def _side_turn_deg(corners: np.ndarray) -> float:
