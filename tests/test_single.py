@@ -18,8 +18,9 @@ FONTS = "companion/assets/fonts/"
 
 @pytest.fixture(scope="module")
 def dotted():
-    """A white card on a dotted tablecloth: neither the play-area finder nor a
-    segmentation of the picture finds it (the dots next to its edges merge with it)."""
+    """A white card on a dotted tablecloth: a segmentation of the picture does not find it
+    (the dots next to its edges merge with it); the play-area finder did not either while
+    it looked at 40 candidates, and does since it looks at 90 (e35dca5)."""
     return Table("condensed", 1, "pattern").single([Card.parse("R14")])[0]
 
 
@@ -30,7 +31,7 @@ def _corner_error(found: np.ndarray, truth: np.ndarray) -> float:
 
 def test_a_card_on_a_dotted_cloth_is_found_by_its_size(dotted):
     located = locate(dotted.image, Card.parse("R14"))
-    assert located.found_by == "search"
+    assert located.found_by in ("finder", "search")
     assert _corner_error(located.corners, dotted.polygons[0]) < 3.0
 
 
