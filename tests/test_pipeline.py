@@ -15,7 +15,7 @@ from companion.vision.find import CardFinder
 from companion.vision.pipeline import FURTHER_MM, TableReader
 from companion.vision.read import CardReader
 
-from test_find import FULLY_VISIBLE, _laid_out
+from test_find import FULLY_VISIBLE, _laid_out, _scene
 
 SCENES = [("reference", "wood"), ("reference", "mat"), ("reference", "cloth")]
 
@@ -92,20 +92,6 @@ OFF_PILES = (  # piles whose top card lies 5–6 mm off the card below, in every
     _pose("G15", 400, 330, 1), _pose("G16", 405, 324),
     _pose("B2", 520, 330), _pose("B3", 515, 336, 1, True),
 )
-
-
-@functools.lru_cache(maxsize=None)
-def _scene(poses, surface="wood"):
-    from companion.sim.camera import Camera
-    from companion.sim.lighting import Lighting
-    from companion.sim.render import SceneCamera, Scenery
-    from companion.vision.markers import PLAY_AREA_MM
-
-    camera = Camera.framing(PLAY_AREA_MM, rng=np.random.default_rng(3), tilt_deg=8.0)
-    scene = SceneCamera(Scenery("reference", surface, PLAY_AREA_MM, camera, Lighting.neutral(), 9))
-    picture, _ = scene.picture(poses)
-    frame = cv2.imdecode(np.frombuffer(scene.encode(picture), np.uint8), cv2.IMREAD_COLOR)
-    return frame, {label["card"]: label for label in scene.labels(poses)}
 
 
 def test_a_card_lying_across_another_at_an_angle_rejects_the_one_below():
