@@ -211,6 +211,21 @@ def test_a_top_card_turned_further_against_its_pile_is_found_from_its_numeral_tu
     assert set(_named(reading)) <= on_top
 
 
+@pytest.mark.parametrize("scene,surface", [(1488, "wood"), (1384, "pattern")])
+def test_a_top_card_turned_a_little_against_its_pile_is_found_from_its_own_numerals_seed(bench_profile, scene,
+                                                                                          surface):
+    """``elfer bench vision`` scenes 1488 and 1384 (seed 2026): a condensed R20 lies turned
+    10–15° on its pile. No candidate's outline reached it; its numeral's seed, taking the
+    pile's turn, gave the pile's outline, read as unknown. Outlines refined from that seed
+    turned 10° and more find the card."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "condensed", surface)
+    label = next(label for label in entry["cards"] if label["card"] == "R20")
+    assert label["visible_share"] == 1.0
+    reading = TableReader(bench_profile("condensed")).read(frame)
+    assert _named_near(reading, label) == ["R20"]
+    assert set(_named(reading)) <= _on_top(entry["cards"])
+
+
 def test_a_card_half_covered_is_not_read_as_another_number():
     """A 10 with the next card lying over half its 0: the numeral matches a 16 only just
     (0.808) and was reported as one (scene 605 of ``elfer bench vision``, seed 7, cream

@@ -130,7 +130,7 @@ MAX_SEED_LOOKS = 30
 # better, and so a fanned row's strips passed for a G11 and a B6 for a B5 (seed 2026).
 # ±18°: 29 more cards right on the 2,000 bench scenes, 9 on 600 of seed 13, none lost or
 # wrong; ±26° as well: 3 and 2 more.
-SEED_TURNS_DEG, MAX_TURNED_LOOKS, TURNED_AGAINST_DEG = (-18.0, 18.0, -26.0, 26.0), 12, 10.0
+SEED_TURNS_DEG, MAX_TURNED_LOOKS, TURNED_AGAINST_DEG = (-10.0, 10.0, -18.0, 18.0, -26.0, 26.0), 12, 10.0
 # Cards read whole that tell the paper's level in a warm lamp's light (at most, at least;
 # their median is taken): one misread card must not decide it.
 PAPER_CARDS, MIN_PAPER_CARDS = 8, 3
@@ -212,7 +212,7 @@ class TableReader:
 
         seeds = (fill_seeds(fine, SEED_PX_PER_MM) if self.profile.inverse
                  else numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM))
-        looks = turned_looks = 0
+        looks = turned_looks = own_turned_looks = 0
         for x, y, theta in seeds:
             if look_in is not None and not look_in((x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5):
                 continue  # nothing changed around it
@@ -229,8 +229,14 @@ class TableReader:
                 break
             looks += 1
             found = self.finder.outline_near(view, x, y, theta)
-            if found is not None:
-                self._consider(frame, view, found, readings, settled)
+            if found is None:
+                continue
+            known, read = len(settled), len(readings)
+            self._consider(frame, view, found, readings, settled)
+            if (len(settled) == known and len(readings) > read and own_turned_looks < MAX_TURNED_LOOKS
+                    and _shows_ink(readings[-1][0])):
+                own_turned_looks += 1  # the card on top may lie turned against the pile whose edges won
+                self._look_turned(frame, view, (x, y, theta), [found.corners_frame], readings, settled)
 
     def _look_turned(self, frame, view, seed: tuple[float, float, float], read_there: list[np.ndarray],
                      readings: list, settled: list) -> None:
@@ -345,6 +351,11 @@ class TableReader:
         return (reading.stray_ink <= self.max_stray_ink * (ELEVEN_STRAY_SHARE if eleven else 1.0)
                 and reading.seam <= (ONES_MAX_SEAM if ones else MAX_SEAM)
                 and reading.index_ink <= (ONES_MAX_INDEX_INK if ones else MAX_INDEX_INK))
+
+
+def _shows_ink(reading: CardReading) -> bool:
+    """Read as no whole card, but showing a deck's ink and something of a numeral."""
+    return reading.colour_confidence >= AROUND_MIN_COLOUR and reading.match >= AROUND_MIN_MATCH
 
 
 def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm: float) -> bool:
