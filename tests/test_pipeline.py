@@ -115,6 +115,22 @@ def test_piles_are_read_as_their_top_cards_wherever_the_card_below_peeks_out():
         assert errors.max() <= 3.0, code
 
 
+@pytest.mark.parametrize("left_turn,right_turn,gap_mm,surface", [(6, 3, 52, "wood"), (6, 3, 52, "cloth"), (3, -3, 51, "mat")])
+def test_a_card_whose_neighbours_lie_on_both_its_sides_is_read(left_turn, right_turn, gap_mm, surface):
+    """A colour's row as the game lays it: the 11 in the middle, and on each side a pile
+    whose top card lies on the 11's edge (a quarter of its face covered, its numeral
+    whole): the neighbours' edges cross the 11's outline, and it must be read all the same."""
+    row = (_pose("B10", 300 - gap_mm, 220, 2), _pose("B11", 300, 220, -1.5), _pose("B12", 300 + gap_mm, 221, -1),
+           _pose("B5", 300 - gap_mm, 222, left_turn), _pose("B19", 300 + gap_mm, 219, right_turn))
+    frame, labels = _scene(row, surface)
+    assert 0.7 < labels["B11"]["visible_share"] < 0.8
+    reading = TableReader().read(frame)
+    assert sorted(_named(reading)) == ["B11", "B19", "B5"]
+    (seen,) = [seen for seen in reading.cards if seen.card is not None and seen.card.code == "B11"]
+    errors = np.linalg.norm(seen.polygon[:, None] - np.asarray(labels["B11"]["polygon"])[None], axis=2).min(axis=1)
+    assert errors.max() <= 3.0
+
+
 @pytest.mark.parametrize("along_width,along_height", [(3.0, 0.0), (0.0, -3.5), (-2.5, 2.5)])
 def test_an_outline_a_few_millimetres_off_is_read_and_says_where_the_card_is(along_width, along_height):
     reader, frame, labels, _ = _reading("reference", "wood")

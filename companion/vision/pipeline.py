@@ -143,6 +143,15 @@ PAPER_CARDS, MIN_PAPER_CARDS = 8, 3
 # (both green and yellow told apart), one yellow 20 left unknown (its paper not as the
 # frame's median level says), no other change.
 PAPER_RECHECK = 0.99
+# A card in the middle of a row, its neighbours' piles lying on both its sides: their
+# edges cross its outline, which the finder rejects (another card lies on it), though
+# its numeral shows whole. Moved onto its numeral, such an outline counts when it is
+# read whole with at least this match and cards read already cover at least this share
+# of it.
+COVERED_TRUSTED_MATCH, COVERED_MIN_SHARE = 0.88, 0.03
+# Those edges pull the outline's turn too (4–5° on rendered rows): it is turned about its
+# centre by each of these and kept where the numeral matches best.
+COVERED_TURNS_DEG = (-6.0, -4.0, -2.0, 2.0, 4.0, 6.0)
 MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-area marker's centre is the marker
 
 
@@ -189,7 +198,7 @@ class TableReader:
         outlines are looked for only around view pixels (x, y) where ``look_in(x, y)``
         holds, and ``known`` cards come back as they are; nothing is looked for inside
         those read as a card, and what is found overlapping one of them is dropped."""
-        readings: list[tuple[CardReading, np.ndarray, float]] = []
+        readings: list[tuple[CardReading, np.ndarray, float | None]] = []
         # outlines of cards read with a trusted match: nothing else to find inside
         settled: list[np.ndarray] = [seen.polygon for seen in known if seen.card is not None]
         for found in self.finder.outlines(view, settled, look_in):
@@ -275,12 +284,17 @@ class TableReader:
             if _inside(np.mean(moved, axis=0), settled):
                 continue
             moved_score = self.finder.verify(view, moved)
-            if moved_score is None:
+            if moved_score is None and not _covered(moved, settled):
                 continue
             moved_reading = self.reader.read_card(frame, moved)
-            if self._trusted(moved_reading) and moved_reading.match >= FURTHER_TRUSTED_MATCH:
-                readings.append((moved_reading, moved, moved_score))
-                settled.append(moved)
+            if not (self._trusted(moved_reading) and moved_reading.match >= FURTHER_TRUSTED_MATCH):
+                continue
+            if moved_score is None:
+                if moved_reading.match < COVERED_TRUSTED_MATCH:
+                    continue
+                moved_reading, moved = self._turned_onto_numeral(frame, moved_reading, moved)
+            readings.append((moved_reading, moved, moved_score))
+            settled.append(moved)
 
     def _read_again_in_this_light(self, frame, readings: list) -> None:
         """Cards whose number was read but whose colour was not, or not beyond doubt
@@ -325,11 +339,17 @@ class TableReader:
         around it are read too."""
         corners = found.corners_frame
         reading = self.reader.read_card(frame, corners)
+        crossed = False  # another card's edge crosses the outline: a card read already lies on it
         if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
             corners = corners + reading.shift
-            if self.finder.verify(view, corners) is None:
+            crossed = self.finder.verify(view, corners) is None
+            if crossed and not _covered(corners, settled):
                 return
             reading = self.reader.read_card(frame, corners)
+            if crossed:
+                if not (self._trusted(reading) and reading.match >= COVERED_TRUSTED_MATCH):
+                    return
+                reading, corners = self._turned_onto_numeral(frame, reading, corners)
         elif found.score is None:
             return
         trusted = self._trusted(reading)
@@ -343,7 +363,25 @@ class TableReader:
                                least_match=FAR_TURN_TRUSTED_MATCH if far else None)
         if trusted:
             settled.append(corners)
-        readings.append((reading, corners, found.score or 0.0))
+        readings.append((reading, corners, None if crossed else found.score or 0.0))
+
+    def _turned_onto_numeral(self, frame, reading: CardReading, corners: np.ndarray) -> tuple[CardReading, np.ndarray]:
+        """A covered card's outline (see ``_covered``) turned about its centre to where
+        its numeral matches best, and moved onto it: the edges of the cards on it pull
+        the finder's turn."""
+        best = (reading, corners)
+        for turn in COVERED_TURNS_DEG:
+            turned = _rotated(corners, turn)
+            again = self.reader.read_card(frame, turned)
+            if again.card == reading.card and again.match > best[0].match and self._trusted(again):
+                best = (again, turned)
+        reading, corners = best
+        if np.hypot(*reading.shift) > OFF_PLACE_PX:
+            moved = corners + reading.shift
+            again = self.reader.read_card(frame, moved)
+            if again.card == reading.card and again.match >= reading.match and self._trusted(again):
+                return again, moved
+        return best
 
     def _trusted(self, reading: CardReading) -> bool:
         """Read as a whole card: a numeral that matches well on a face clean where the deck prints nothing."""
@@ -393,17 +431,31 @@ def _overlap(polygon: np.ndarray, other: np.ndarray) -> float:
     return cv2.intersectConvexConvex(first, second)[0] / max(cv2.contourArea(first), 1e-6)
 
 
+def _rotated(corners: np.ndarray, turn_deg: float) -> np.ndarray:
+    """An outline (frame pixels) turned about its centre."""
+    cos, sin = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
+    centre = np.mean(corners, axis=0)
+    return (np.asarray(corners) - centre) @ np.array([[cos, sin], [-sin, cos]]) + centre
+
+
+def _covered(corners: np.ndarray, settled: list[np.ndarray]) -> bool:
+    """Whether cards read already lie on part of an outline: their edges cross it."""
+    return any(_overlap(corners, other) >= COVERED_MIN_SHARE for other in settled)
+
+
 def _inside(point, polygons: list[np.ndarray]) -> bool:
     return any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), False) >= 0
                for polygon in polygons)
 
 
-def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float]], trusted) -> list[SeenCard]:
+def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float | None]], trusted) -> list[SeenCard]:
     """Of overlapping outlines the best read one: read as a whole card first, then read as
-    a card, then by how well the numeral matched, then by the outline's support. Two
-    cards read whole as different cards may overlap more: a pile lies partly on its
-    neighbour in the row."""
-    ranked = sorted(readings, key=lambda r: (trusted(r[0]), r[0].card is not None, r[0].match, r[2]), reverse=True)
+    a card, then one no card lies on (support None: a card read already covers part of
+    it, see ``_covered``), then by how well the numeral matched, then by the outline's
+    support. Two cards read whole as different cards may overlap more: a pile lies
+    partly on its neighbour in the row."""
+    ranked = sorted(readings, key=lambda r: (trusted(r[0]), r[0].card is not None, r[2] is not None, r[0].match, r[2] or 0.0),
+                    reverse=True)
     kept: list[tuple[np.ndarray, Card | None]] = []
     seen = []
     for reading, corners, _ in ranked:
