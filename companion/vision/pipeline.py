@@ -290,9 +290,10 @@ class TableReader:
             if not (self._trusted(moved_reading) and moved_reading.match >= FURTHER_TRUSTED_MATCH):
                 continue
             if moved_score is None:
-                if moved_reading.match < COVERED_TRUSTED_MATCH:
+                covered = self._read_as_covered(frame, moved_reading, moved)
+                if covered is None:
                     continue
-                moved_reading, moved = self._turned_onto_numeral(frame, moved_reading, moved)
+                moved_reading, moved = covered
             readings.append((moved_reading, moved, moved_score))
             settled.append(moved)
 
@@ -347,9 +348,10 @@ class TableReader:
                 return
             reading = self.reader.read_card(frame, corners)
             if crossed:
-                if not (self._trusted(reading) and reading.match >= COVERED_TRUSTED_MATCH):
+                covered = self._read_as_covered(frame, reading, corners)
+                if covered is None:
                     return
-                reading, corners = self._turned_onto_numeral(frame, reading, corners)
+                reading, corners = covered
         elif found.score is None:
             return
         trusted = self._trusted(reading)
@@ -365,10 +367,14 @@ class TableReader:
             settled.append(corners)
         readings.append((reading, corners, None if crossed else found.score or 0.0))
 
-    def _turned_onto_numeral(self, frame, reading: CardReading, corners: np.ndarray) -> tuple[CardReading, np.ndarray]:
-        """A covered card's outline (see ``_covered``) turned about its centre to where
-        its numeral matches best, and moved onto it: the edges of the cards on it pull
-        the finder's turn."""
+    def _read_as_covered(self, frame, reading: CardReading,
+                         corners: np.ndarray) -> tuple[CardReading, np.ndarray] | None:
+        """A card partly under cards read already (see ``_covered``): None unless read
+        whole with at least ``COVERED_TRUSTED_MATCH``; else its reading and outline turned
+        about its centre to where its numeral matches best, and moved onto it (the edges
+        of the cards on it pull the finder's turn)."""
+        if not (self._trusted(reading) and reading.match >= COVERED_TRUSTED_MATCH):
+            return None
         best = (reading, corners)
         for turn in COVERED_TURNS_DEG:
             turned = _rotated(corners, turn)
@@ -454,8 +460,8 @@ def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float | None]], 
     it, see ``_covered``), then by how well the numeral matched, then by the outline's
     support. Two cards read whole as different cards may overlap more: a pile lies
     partly on its neighbour in the row."""
-    ranked = sorted(readings, key=lambda r: (trusted(r[0]), r[0].card is not None, r[2] is not None, r[0].match, r[2] or 0.0),
-                    reverse=True)
+    ranked = sorted(readings, reverse=True, key=lambda r: (trusted(r[0]), r[0].card is not None, r[2] is not None,
+                                                           r[0].match, r[2] or 0.0))
     kept: list[tuple[np.ndarray, Card | None]] = []
     seen = []
     for reading, corners, _ in ranked:
