@@ -372,8 +372,10 @@ class TableReader:
         """A card partly under cards read already (see ``_covered``): None unless read
         whole with at least ``COVERED_TRUSTED_MATCH``; else its reading and outline turned
         about its centre to where its numeral matches best, and moved onto it (the edges
-        of the cards on it pull the finder's turn)."""
-        if not (self._trusted(reading) and reading.match >= COVERED_TRUSTED_MATCH):
+        of the cards on it pull the finder's turn). Never a 1: the first digit of a 1x
+        whose second digit lies under the next card reads as one (seed 11, scene 885: a
+        Y17 half under its neighbour read as Y1)."""
+        if not (self._trusted(reading) and reading.match >= COVERED_TRUSTED_MATCH) or reading.card.number == 1:
             return None
         best = (reading, corners)
         for turn in COVERED_TURNS_DEG:
