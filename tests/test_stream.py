@@ -17,8 +17,8 @@ from companion.sim.lighting import Lighting
 from companion.sim.render import SceneCamera, Scenery
 from companion.sim.script import Hand
 from companion.vision.markers import PLAY_AREA_MM
-from companion.vision.pipeline import TableReader
-from companion.vision.stream import StreamReader
+from companion.vision.pipeline import SeenCard, TableReader, TableReading
+from companion.vision.stream import SECOND_LOOK_AFTER, SECOND_LOOK_EVERY, StreamReader
 
 from test_find import _pose
 
@@ -109,6 +109,77 @@ def test_without_markers_every_frame_is_read_whole():
     for _ in range(3):
         assert not stream.read(blank).area
     assert stream.reads == 3
+
+
+class _MissesAtFirst(TableReader):
+    """A reader whose first read misses one card (``as_unknown``: sees it but cannot read
+    it), as a frame's noise can make a read miss; ``always``: every later read misses it
+    altogether."""
+
+    def __init__(self, missed: str, as_unknown: bool = False, always: bool = False):
+        super().__init__()
+        self.missed, self.as_unknown, self.always, self.calls = missed, as_unknown, always, 0
+
+    def read_view(self, frame, view, look_in=None, known=()):
+        reading = super().read_view(frame, view, look_in, known)
+        self.calls += 1
+        if self.calls > 1 and not self.always:
+            return reading
+        cards = []
+        for seen in reading.cards:
+            if seen.card is not None and seen.card.code == self.missed:
+                if self.as_unknown and self.calls == 1:
+                    cards.append(SeenCard(None, 0.4, seen.polygon))
+                continue
+            cards.append(seen)
+        return TableReading(reading.area, tuple(cards))
+
+
+def test_a_card_the_first_read_missed_is_found_when_the_table_has_lain_still_a_moment():
+    scene, stream = _camera(), StreamReader(reader=_MissesAtFirst("B14"))
+    first = stream.read(_frame(scene, ROWS))
+    assert _named(first) == ON_TOP - {"B14"}
+    still = [stream.read(_frame(scene, ROWS)) for _ in range(SECOND_LOOK_AFTER)]
+    assert all(_named(reading) == ON_TOP - {"B14"} for reading in still[:-1])
+    assert _named(still[-1]) == ON_TOP
+    assert all(any(seen is kept for kept in still[-1].cards) for seen in first.cards)  # the very same readings
+    assert (stream.reads, stream.partial_reads, stream.second_looks) == (1, 0, 1)
+    for _ in range(3):
+        assert stream.read(_frame(scene, ROWS)).cards == still[-1].cards
+    assert stream.second_looks == 1  # not on every still frame
+
+
+def test_the_table_is_looked_at_again_now_and_then_while_it_lies_still_and_after_every_change():
+    scene, stream = _camera(), StreamReader()
+    stream.read(_frame(scene, ROWS))
+    for _ in range(SECOND_LOOK_AFTER + SECOND_LOOK_EVERY):
+        stream.read(_frame(scene, ROWS))
+    assert stream.second_looks == 2
+    stream.read(_frame(scene, ROWS + (_pose("R6", 123, 331, -1),)))
+    for _ in range(SECOND_LOOK_AFTER):
+        assert _named(stream.read(_frame(scene, ROWS + (_pose("R6", 123, 331, -1),)))) == ON_TOP - {"R5"} | {"R6"}
+    assert (stream.partial_reads, stream.second_looks) == (1, 3)
+
+
+def _still_frames(stream: StreamReader, scene: SceneCamera, frames: int):
+    return [stream.read(_frame(scene, ROWS)) for _ in range(frames)][-1]
+
+
+def test_a_card_left_unknown_is_read_on_a_second_look():
+    scene, stream = _camera(), StreamReader(reader=_MissesAtFirst("B14", as_unknown=True))
+    first = stream.read(_frame(scene, ROWS))
+    unknown = [seen for seen in first.cards if seen.card is None]
+    assert _named(first) == ON_TOP - {"B14"} and unknown
+    looked_again = _still_frames(stream, scene, SECOND_LOOK_AFTER)
+    assert _named(looked_again) == ON_TOP and not any(seen is unknown[0] for seen in looked_again.cards)
+
+
+def test_a_card_left_unknown_stays_unknown_when_a_second_look_reads_nothing_there():
+    scene, stream = _camera(), StreamReader(reader=_MissesAtFirst("B14", as_unknown=True, always=True))
+    first = stream.read(_frame(scene, ROWS))
+    looked_again = _still_frames(stream, scene, SECOND_LOOK_AFTER)
+    assert stream.second_looks == 1
+    assert sorted(map(id, looked_again.cards)) == sorted(map(id, first.cards))  # the unknown card among them
 
 
 @pytest.mark.parametrize("seed,style", [(2026_000, "reference"), (2026_001, "cream")])

@@ -209,7 +209,7 @@ class TableReader:
         self._read_again_in_this_light(frame, readings)
         seen = _one_per_card(readings, self._trusted)
         if known:
-            seen = [card for card in seen if not any(_overlap(card.polygon, other.polygon) > OVERLAP for other in known)]
+            seen = [card for card in seen if not any(overlap(card.polygon, other.polygon) > OVERLAP for other in known)]
         return TableReading(view.found, tuple(known) + tuple(seen))
 
     def _look_at_numerals(self, frame, view, readings: list, settled: list, look_in: LookIn | None) -> None:
@@ -433,7 +433,7 @@ def _folded(turn_deg: float) -> float:
     return abs((turn_deg + 45.0) % 90.0 - 45.0)
 
 
-def _overlap(polygon: np.ndarray, other: np.ndarray) -> float:
+def overlap(polygon: np.ndarray, other: np.ndarray) -> float:
     """The share of ``polygon``'s area that ``other`` covers."""
     first, second = np.asarray(polygon, np.float32), np.asarray(other, np.float32)
     return cv2.intersectConvexConvex(first, second)[0] / max(cv2.contourArea(first), 1e-6)
@@ -448,7 +448,7 @@ def _rotated(corners: np.ndarray, turn_deg: float) -> np.ndarray:
 
 def _covered(corners: np.ndarray, settled: list[np.ndarray]) -> bool:
     """Whether cards read already lie on part of an outline: their edges cross it."""
-    return any(_overlap(corners, other) >= COVERED_MIN_SHARE for other in settled)
+    return any(overlap(corners, other) >= COVERED_MIN_SHARE for other in settled)
 
 
 def _inside(point, polygons: list[np.ndarray]) -> bool:
@@ -469,7 +469,7 @@ def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float | None]], 
     for reading, corners, _ in ranked:
         polygon = np.asarray(corners, np.float32)
         whole = trusted(reading)
-        if any(_overlap(polygon, other) > (NEIGHBOUR_OVERLAP if whole and card not in (None, reading.card) else OVERLAP)
+        if any(overlap(polygon, other) > (NEIGHBOUR_OVERLAP if whole and card not in (None, reading.card) else OVERLAP)
                for other, card in kept):
             continue
         kept.append((polygon, reading.card if whole else None))

@@ -16,7 +16,13 @@ picture:
   from the picture for ever); elsewhere it stays as it was when the cards there were
   read, so a slow drift of the light adds up until it is seen as a change;
 - no mapping, a new mapping (the camera or the markers moved), or the first frame:
-  everything is read.
+  everything is read;
+- the table lay still for a few frames (``SECOND_LOOK_AFTER``, and every
+  ``SECOND_LOOK_EVERY`` still frames after that): everything but the cards read whole
+  is looked at again. A read depends on the frame's noise: a card the first read of a
+  place missed, or left unknown, would otherwise stay missed until something changed
+  near it. Cards read whole come back as they were; a card left unknown stays unless
+  the new look reads something there.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import numpy as np
 
 from .area import AreaView
 from .find import LookIn
-from .pipeline import TableReader, TableReading
+from .pipeline import OVERLAP, TableReader, TableReading, overlap
 from .profile import Profile
 
 CHANGE_PX_PER_MM = 0.5  # the scale of the picture changes are looked for in (a card is 30 × 46 px)
@@ -39,15 +45,22 @@ CHANGE_MIN_PX = 2  # a change smaller than this (pixels of the picture, 2 mm eac
 REACH_MM = 55.0  # a change this near a card's centre may change its outline (half its diagonal)
 TOUCH_MM = 3.0  # a card this near a change is read again
 SAME_MAPPING_PX = 0.05  # the mapping moved a view corner less than this (frame pixels): the same view
+# Still frames (no change) after which the places not read as a whole card are looked at
+# again, and every how many still frames after that: after a third of a second the hands
+# are gone; a second look costs about a read from scratch, so it comes seldom.
+SECOND_LOOK_AFTER, SECOND_LOOK_EVERY = 3, 20
 
 
 class StreamReader:
     """Reads one camera's frames in order (see the module docstring). ``reads`` counts
-    the frames read whole, ``partial_reads`` those read only where they changed."""
+    the frames read whole, ``partial_reads`` those read only where they changed,
+    ``second_looks`` the still frames in which the places without a card read whole
+    were looked at again."""
 
     def __init__(self, profile: Profile | None = None, reader: TableReader | None = None):
         self.reader = reader or TableReader(profile)
-        self.reads = self.partial_reads = 0
+        self.reads = self.partial_reads = self.second_looks = 0
+        self._still = 0  # frames without a change since the last change
         self._picture: np.ndarray | None = None  # the table as the cards in ``_cards`` were read
         self._to_frame: np.ndarray | None = None
         self._cards: tuple = ()
@@ -55,6 +68,7 @@ class StreamReader:
     def reset(self) -> None:
         """Forget what was read: the next frame is read whole."""
         self._picture, self._to_frame, self._cards = None, None, ()
+        self._still = 0
 
     def read(self, frame: np.ndarray) -> TableReading:
         view = self.reader.area.update(frame)
@@ -68,7 +82,11 @@ class StreamReader:
             return reading
         changed = _changes(picture, self._picture)
         if not changed.any():
+            self._still += 1
+            if self._still % SECOND_LOOK_EVERY == SECOND_LOOK_AFTER % SECOND_LOOK_EVERY:
+                return self._look_again(frame, view)
             return TableReading(view.found, self._cards)
+        self._still = 0
         scale = view.px_per_mm / CHANGE_PX_PER_MM  # view pixels per picture pixel
         reach = _grown(changed, REACH_MM * CHANGE_PX_PER_MM)
         touched = _grown(changed, TOUCH_MM * CHANGE_PX_PER_MM)
@@ -81,8 +99,19 @@ class StreamReader:
         return reading
 
     def _read_whole(self, frame: np.ndarray, view: AreaView) -> TableReading:
+        self._still = 0
         self.reads += 1
         return self.reader.read_view(frame, view)
+
+    def _look_again(self, frame: np.ndarray, view: AreaView) -> TableReading:
+        """Everything but the cards read whole, looked at again in a still frame."""
+        self.second_looks += 1
+        whole = tuple(card for card in self._cards if card.card is not None)
+        new = self.reader.read_view(frame, view, known=whole).cards[len(whole):]
+        unknown = tuple(card for card in self._cards if card.card is None
+                        and not any(overlap(card.polygon, seen.polygon) > OVERLAP for seen in new))
+        self._cards = whole + unknown + new
+        return TableReading(view.found, self._cards)
 
 
 def _picture(view: AreaView) -> np.ndarray:
