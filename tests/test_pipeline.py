@@ -347,6 +347,22 @@ def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral_or_its_fill(
     assert card in _named_near(reading, label)
 
 
+@pytest.mark.parametrize("scene,surface,cards", [(1334, "cloth", ("R11", "G12")), (1414, "cloth", ("B10",)),
+                                                 (1738, "pattern", ("G20",))])
+def test_a_card_filled_with_colour_on_a_pale_table_is_outlined_by_its_fill(scene, surface, cards):
+    """On a pale table the paper rim of a card filled with colour hardly shows an edge;
+    the fill's edge, 1.8 mm inside, does. An outline refined from the fill's seed settled
+    a side of it on the numeral's strokes or the next card instead, 12–15 mm off, and the
+    card went unread (scenes of ``elfer bench vision``, seed 2026)."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "inverse", surface)
+    reading = TableReader(_calibrated("inverse")).read(frame)
+    for card in cards:
+        label = next(label for label in entry["cards"] if label["card"] == card)
+        assert label["visible_share"] >= 0.98
+        assert _named_near(reading, label) == [card]
+    assert set(_named(reading)) <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,surface,card", [(32, "wood", "R12"), (140, "mat", "R14")])
 def test_a_numeral_s_long_strokes_do_not_pass_for_a_card_lying_across(scene, surface, card):
     """Condensed numerals are large: a 12 turned by 8° shows the 1's foot and the 2's base

@@ -188,13 +188,16 @@ class CardFinder:
             pose, score, evidence = refined
             yield self._found(view, _corners(pose, self.card_mm), fine_scale, score, evidence)
 
-    def outline_near(self, view: AreaView, x: float, y: float, theta: float) -> FoundCard | None:
+    def outline_near(self, view: AreaView, x: float, y: float, theta: float, rim_mm: float = 0.0) -> FoundCard | None:
         """The outline the edges support best around a point of the fine view
         (``FINE_PX_PER_MM``; a card at turn ``theta``), for a caller that has other
         reasons to expect a card there (a numeral, see ``seeds.py``); None when the
-        edges give no outline. ``score`` None: the outline fails the verification."""
+        edges give no outline. ``score`` None: the outline fails the verification.
+        ``rim_mm``: a side may show up to this far inside the card (a colour fill
+        within a paper rim, on a table as pale as the rim)."""
         fine, fine_scale = view.resampled(FINE_PX_PER_MM)
-        refined = self._refine_from(fine, x, y, theta)  # one start: the paper region gave the turn
+        # one start: the paper region gave the turn
+        refined = self._refine_from(fine, x, y, theta, int(round(rim_mm * FINE_PX_PER_MM)))
         if refined is None:
             return None
         pose, evidence = refined
@@ -297,13 +300,14 @@ class CardFinder:
             best_score = _verdict(best[1], self.occlusion_only)
         return best[0], best_score, best[1]
 
-    def _refine_from(self, fine, cx, cy, theta):
-        """(pose, evidence) refined from one start, None when no pair of sides is found."""
+    def _refine_from(self, fine, cx, cy, theta, rim: int = 0):
+        """(pose, evidence) refined from one start, None when no pair of sides is found
+        (``rim``: see ``Patch.locate``)."""
         w, h = self.card_mm[0] * FINE_PX_PER_MM, self.card_mm[1] * FINE_PX_PER_MM
         reach = int(REACH_MM * FINE_PX_PER_MM)
         for span_deg, band, steps in REFINE_STAGES:
             patch = Patch.cut(fine, cx, cy, theta, w, h, reach)
-            located = patch.locate()
+            located = patch.locate(rim)
             if located is None:
                 return None
             du, dv = located

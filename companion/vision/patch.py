@@ -83,10 +83,13 @@ class Patch:
                 (self.thin_v, magnitude_v, self.along_h.start, positions[1][0]),
                 (self.thin_v, magnitude_v, self.along_h.start, positions[1][1])]
 
-    def locate(self):
-        """Offsets (du, dv) from the expected place of the best pair of opposite sides."""
-        du = _pair_search(coverage(self.thin_u), self.profile_u, self.w, self.reach)
-        dv = _pair_search(coverage(self.thin_v), self.profile_v, self.h, self.reach)
+    def locate(self, rim: int = 0):
+        """Offsets (du, dv) from the expected place of the best pair of opposite sides.
+        ``rim``: a side may show this many pixels inside the card instead (the edge of
+        an inverse deck's colour fill within its paper rim, on a pale table where the
+        rim's own edge hardly shows)."""
+        du = _pair_search(coverage(self.thin_u), self.profile_u, self.w, self.reach, rim)
+        dv = _pair_search(coverage(self.thin_v), self.profile_v, self.h, self.reach, rim)
         return None if du is None or dv is None else (float(du), float(dv))
 
     def straightest_turn(self, span_deg: float, steps: int, sides, band: int) -> float:
@@ -314,7 +317,7 @@ def _scale(a: np.ndarray, b: np.ndarray) -> float:
     return float(max(8.0, np.abs(a).mean() + np.abs(b).mean()))
 
 
-def _pair_search(cover: np.ndarray, profile: np.ndarray, length: float, reach: int) -> int | None:
+def _pair_search(cover: np.ndarray, profile: np.ndarray, length: float, reach: int, rim: int = 0) -> int | None:
     """The offset (from the expected place) of the best pair of opposite sides: both
     present, and the borders inside them alike."""
     span, depth = int(round(length)), int(RIM_MM * FINE_PX_PER_MM)
@@ -336,7 +339,11 @@ def _pair_search(cover: np.ndarray, profile: np.ndarray, length: float, reach: i
                        + np.add.reduce(np.abs(second), axis=(1, 2)) / count)
     first -= second
     mismatch = np.add.reduce(np.abs(first), axis=(1, 2)) / count / scale
-    value = np.minimum(cover[starts], 0.9) + np.minimum(cover[ends], 0.9) - mismatch / SYM_SCALE * 0.25
+    first_side, second_side = cover[starts], cover[ends]
+    for inset in range(1, rim + 1):
+        first_side = np.maximum(first_side, cover[np.minimum(starts + inset, len(cover) - 1)])
+        second_side = np.maximum(second_side, cover[ends - inset])
+    value = np.minimum(first_side, 0.9) + np.minimum(second_side, 0.9) - mismatch / SYM_SCALE * 0.25
     return int(offsets[int(np.argmax(value))])
 
 
