@@ -347,6 +347,21 @@ def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral_or_its_fill(
     assert card in _named_near(reading, label)
 
 
+@pytest.mark.parametrize("scene,style,surface,card", [(239, "reference", "mat", "R16"),
+                                                    (836, "condensed", "cloth", "R20")])
+def test_a_numeral_half_under_a_glare_spot_is_read(bench_profile, scene, style, surface, card):
+    """A glare spot saturates the paper under it: the 6 of a 16 (the 0 of a 20) still
+    shows there, but faintly beside its bright 1 (2), and matched its template so poorly
+    that the card went unread (scenes of ``elfer bench vision``, seed 2026)."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
+    label = next(label for label in entry["cards"] if label["card"] == card)
+    assert label["visible_share"] >= 0.98
+    reader = TableReader(None if style == "reference" else bench_profile(style))
+    reading = reader.read(frame)
+    assert _named_near(reading, label) == [card]
+    assert set(_named(reading)) <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,surface,cards", [(1334, "cloth", ("R11", "G12")), (1414, "cloth", ("B10",)),
                                                  (1738, "pattern", ("G20",))])
 def test_a_card_filled_with_colour_on_a_pale_table_is_outlined_by_its_fill(scene, surface, cards):

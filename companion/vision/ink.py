@@ -60,6 +60,7 @@ class Measurement:
     foreground_share: float  # share of the card's inner pixels that are foreground
     clipped: np.ndarray  # (R, G, B) bools: the paper saturates the sensor there, so the ink's ratio is off
     background: np.ndarray | None = None  # BGR of the card's typical background in the picture (0–255)
+    glare: float = 0.0  # share of the card's inner pixels that saturate the sensor in every channel
 
 
 def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.ndarray:
@@ -97,7 +98,10 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -
     foreground, distance, far = _strongest(inner.reshape(-1, 3), 0.985)
     share = float(np.count_nonzero(distance >= 0.3 * far)) / distance.size
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, typical, inverse)
-    return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical)
+    glare = float(np.count_nonzero(card[margin_px:h - margin_px, margin_px:w - margin_px].min(axis=2) >= _CLIPPED))
+    glare /= max((h - 2 * margin_px) * (w - 2 * margin_px), 1)
+    return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical,
+                       glare)
 
 
 def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse: bool) -> Measurement:

@@ -73,6 +73,12 @@ STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline
 STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
 INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
 INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip turned a little
+# A glare spot saturates the paper under it: the ink there, darker, still shows, but with
+# a fraction of its contrast, so a numeral half under the spot matched its template
+# poorly (a 16 whose 6 lay in the glare, 0.66, beside a 15 at 0.65). On a card with at
+# least this share of its face saturated in every channel, each stroke is scaled by the
+# strongest ink within this window (at least the floor: paper's grain stays small).
+GLARE_SHARE, GLARE_WINDOW_MM, GLARE_FLOOR = 0.05, 9.0, 0.3
 
 
 # --- geometry -------------------------------------------------------------------------
@@ -225,6 +231,15 @@ def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
     return float(np.minimum(*profiles).max())
 
 
+def _evened(glyphs: np.ndarray, window: int) -> np.ndarray:
+    """A glyph map with each stroke scaled to about 1 by the strongest ink around it
+    (``window`` pixels; at least ``GLARE_FLOOR``): where a glare spot saturates the
+    paper, the strokes under it lose most of their contrast, those beside it none."""
+    size = max(3, window | 1)
+    level = cv2.blur(cv2.dilate(glyphs, np.ones((size, size), np.uint8)), (size, size))
+    return glyphs / np.maximum(level, np.float32(GLARE_FLOOR))
+
+
 # --- reading ------------------------------------------------------------------------------
 
 
@@ -321,6 +336,8 @@ class CardReader:
         x0, y0, x1, y1 = (v + pad for v in self.box)
         s = self.search if search is None else min(search, x0, y0)
         region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
+        if measurement.glare >= GLARE_SHARE:
+            region = _evened(region, round(GLARE_WINDOW_MM * self.match_scale))
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
             region = cv2.GaussianBlur(region, (0, 0), self.blur)
         h, w = y1 - y0, x1 - x0
