@@ -122,19 +122,25 @@ def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, px_per_mm: float,
     peaks = (density >= cv2.dilate(density, np.ones((spacing, spacing), np.uint8))) & (density >= MIN_INK)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-density[ys, xs], kind="stable")
-    avoid = np.zeros((0, 2)) if avoid is None else np.asarray(avoid, np.float64).reshape(-1, 2)
     regions, _ = cv2.findContours(cards, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # a density plateau is hundreds of peaks: each seed strikes out the peaks near it at
+    # once, rather than each peak being held against every seed
+    px, py = xs[order].astype(np.float64), ys[order].astype(np.float64)
+    open_ = np.ones(len(order), bool)
+    if avoid is not None and len(avoid):
+        avoid = np.asarray(avoid, np.float64).reshape(-1, 2)
+        open_ &= np.hypot(px[:, None] - avoid[:, 0], py[:, None] - avoid[:, 1]).min(axis=1) >= avoid_mm * px_per_mm
     seeds: list[tuple[float, float, float]] = []
-    for i in order:
-        x, y = float(xs[i]), float(ys[i])
-        if any(math.hypot(x - sx, y - sy) < SPACING_MM * px_per_mm for sx, sy, _ in seeds):
-            continue
-        if len(avoid) and np.hypot(*(avoid - (x, y)).T).min() < avoid_mm * px_per_mm:
-            continue
-        x, y = _ink_centre(ink, x, y, CENTRE_MM * px_per_mm)
-        seeds.append((x, y, _region_angle(regions, (x, y))))
-        if len(seeds) >= MAX_SEEDS:
+    start = 0
+    while len(seeds) < MAX_SEEDS:
+        left = np.flatnonzero(open_[start:])
+        if not len(left):
             break
+        i = start + int(left[0])
+        x, y = _ink_centre(ink, px[i], py[i], CENTRE_MM * px_per_mm)
+        seeds.append((x, y, _region_angle(regions, (x, y))))
+        start = i + 1
+        open_[start:] &= np.hypot(px[start:] - x, py[start:] - y) >= SPACING_MM * px_per_mm
     return seeds
 
 
