@@ -347,6 +347,21 @@ def test_a_card_whose_edges_give_no_outline_is_found_by_its_numeral_or_its_fill(
     assert card in _named_near(reading, label)
 
 
+@pytest.mark.parametrize("scene,surface,cards", [(993, "wood", ("R3", "B4")), (289, "wood", ("R2",))])
+def test_a_faint_numeral_on_a_card_without_an_outline_is_found(bench_profile, scene, surface, cards):
+    """Cream cards in a fanned row under motion blur: the edges give no outline, and the
+    blurred numerals, neither darker than 0.6 of the paper nor saturated, gave no seed;
+    darker than the paper right around them, they do (scenes of ``elfer bench vision``,
+    seed 2026)."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "cream", surface)
+    reading = TableReader(bench_profile("cream")).read(frame)
+    for card in cards:
+        label = next(label for label in entry["cards"] if label["card"] == card)
+        assert label["visible_share"] >= 0.98
+        assert _named_near(reading, label) == [card]
+    assert set(_named(reading)) <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,style,surface,card", [(239, "reference", "mat", "R16"),
                                                     (836, "condensed", "cloth", "R20")])
 def test_a_numeral_half_under_a_glare_spot_is_read(bench_profile, scene, style, surface, card):

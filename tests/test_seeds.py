@@ -9,7 +9,7 @@ import numpy as np
 from companion.sim.lighting import Lighting
 from companion.vision.area import PlayArea
 from companion.vision.markers import MARKER_SIZE_MM, corner_positions_mm
-from companion.vision.seeds import SEED_PX_PER_MM, fill_seeds, numeral_seeds
+from companion.vision.seeds import SEED_PX_PER_MM, fill_seeds, numeral_seed_groups, numeral_seeds
 
 from test_find import FULLY_VISIBLE, _laid_out
 
@@ -76,6 +76,22 @@ def test_small_ink_marks_no_numeral_but_a_digit_does():
     view[140:164, 147:153] = (180, 40, 30)  # a digit's upright stroke
     (x, y, _), = numeral_seeds(view, 1.0)
     assert abs(x - 150) <= 8 and abs(y - 152) <= 8
+
+
+def test_a_faint_digit_gives_a_seed_after_the_others():
+    """A digit's stroke only a little darker than its paper (a pale ink blurred by motion:
+    neither dark nor saturated) gives a seed, in the second group, after the clear digit
+    of another card."""
+    view = np.full((300, 400, 3), (40, 70, 110), np.uint8)  # wood, at 1 px/mm
+    view[50:141, 60:119] = view[50:141, 260:319] = 235  # two cards' paper
+    view[83:107, 87:93] = (180, 40, 30)  # a clear blue stroke on the first
+    view[83:107, 287:293] = 205  # a faint grey one on the second
+    clear, faint = numeral_seed_groups(view, 1.0)
+    assert len(clear) == 1 and np.hypot(clear[0][0] - 90, clear[0][1] - 95) <= 8
+    assert len(faint) == 1 and np.hypot(faint[0][0] - 290, faint[0][1] - 95) <= 8
+    assert numeral_seeds(view, 1.0) == clear + faint
+    view[83:107, 287:293] = 225  # fainter than any ink: paper's grain
+    assert numeral_seed_groups(view, 1.0) == (clear, [])
 
 
 def test_a_checked_cloth_gives_no_seeds_but_a_digit_on_a_card_does():

@@ -50,7 +50,7 @@ from .find import CardFinder, LookIn
 from .profile import Profile, default_profile
 from .read import CardReader, CardReading
 from .markers import MARKER_SIZE_MM, corner_positions_mm
-from .seeds import SEED_PX_PER_MM, fill_seeds, numeral_seeds
+from .seeds import SEED_PX_PER_MM, fill_seeds, numeral_seed_groups
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
 OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card…
@@ -122,6 +122,9 @@ FURTHER_MM, FURTHER_TRUSTED_MATCH = 12, 0.88
 # average, 5 % more for the slowest tenth of frames, the median unchanged. From 24 to 30
 # (with the warm-light seeds): 3 more on the bench scenes, 3 on seed 13, none lost or wrong.
 MAX_SEED_LOOKS = 30
+# Seeds of faint ink only (``seeds.numeral_seed_groups``) come after all others, with a
+# budget of their own: on a patterned cloth the others use up theirs.
+MAX_FAINT_SEED_LOOKS = 6
 # A numeral seed where an outline centred there and turned alike was read as unknown
 # already: the card on top may lie turned against the pile whose edges won that outline.
 # Outlines are looked for from the seed turned this far either way (at most this many
@@ -229,33 +232,35 @@ class TableReader:
         def in_fine_view(corners_frame):
             return (view.frame_to_view(np.asarray(corners_frame, np.float64)) + 0.5) / fine_scale - 0.5
 
-        seeds = (fill_seeds(fine, SEED_PX_PER_MM) if self.profile.inverse
-                 else numeral_seeds(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM))
-        looks = turned_looks = own_turned_looks = 0
-        for x, y, theta in seeds:
-            if look_in is not None and not look_in((x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5):
-                continue  # nothing changed around it
-            if _inside((x, y), [in_fine_view(corners) for corners in settled]):
-                continue  # a card read already
-            read_there = [corners for _, corners, _ in readings
-                          if _same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM)]
-            if read_there:
-                if turned_looks < MAX_TURNED_LOOKS:
-                    turned_looks += 1
-                    self._look_turned(frame, view, (x, y, theta), read_there, readings, settled)
-                continue
-            if looks == MAX_SEED_LOOKS:
-                break
-            looks += 1
-            found = self.finder.outline_near(view, x, y, theta, self.rim_mm)
-            if found is None:
-                continue
-            known, read = len(settled), len(readings)
-            self._consider(frame, view, found, readings, settled)
-            if (len(settled) == known and len(readings) > read and own_turned_looks < MAX_TURNED_LOOKS
-                    and _shows_ink(readings[-1][0])):
-                own_turned_looks += 1  # the card on top may lie turned against the pile whose edges won
-                self._look_turned(frame, view, (x, y, theta), [found.corners_frame], readings, settled)
+        groups = ((fill_seeds(fine, SEED_PX_PER_MM),) if self.profile.inverse
+                  else numeral_seed_groups(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM))
+        turned_looks = own_turned_looks = 0
+        for group, most_looks, turned in zip(groups, (MAX_SEED_LOOKS, MAX_FAINT_SEED_LOOKS), (True, False)):
+            looks = 0
+            for x, y, theta in group:
+                if look_in is not None and not look_in((x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5):
+                    continue  # nothing changed around it
+                if _inside((x, y), [in_fine_view(corners) for corners in settled]):
+                    continue  # a card read already
+                read_there = [corners for _, corners, _ in readings
+                              if _same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM)]
+                if read_there:
+                    if turned and turned_looks < MAX_TURNED_LOOKS:
+                        turned_looks += 1
+                        self._look_turned(frame, view, (x, y, theta), read_there, readings, settled)
+                    continue
+                if looks == most_looks:
+                    break
+                looks += 1
+                found = self.finder.outline_near(view, x, y, theta, self.rim_mm)
+                if found is None:
+                    continue
+                known, read = len(settled), len(readings)
+                self._consider(frame, view, found, readings, settled)
+                if (turned and len(settled) == known and len(readings) > read and own_turned_looks < MAX_TURNED_LOOKS
+                        and _shows_ink(readings[-1][0])):
+                    own_turned_looks += 1  # the card on top may lie turned against the pile whose edges won
+                    self._look_turned(frame, view, (x, y, theta), [found.corners_frame], readings, settled)
 
     def _look_turned(self, frame, view, seed: tuple[float, float, float], read_there: list[np.ndarray],
                      readings: list, settled: list) -> None:

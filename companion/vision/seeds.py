@@ -41,6 +41,9 @@ TINTED_PAPER = 1.15
 # a brightest part tinted more is no paper but the table (wood), and greyed it would be
 LAMP_TINT_MAX = 3.0
 INK_SATURATION = 80  # inside a paper region, what is darker than paper or this saturated (HSV, 0–255) is ink
+# … and, for seeds looked at after all others, what is darker than this share of the
+# brightest paper within this reach
+FAINT_INK, FAINT_REACH_MM = 0.9, 9
 # A deck whose faces are filled with colour: the fill is at least this saturated (HSV,
 # 0–255; on 1,500 cards of the bench 95 % showed more over most of the face) …
 FILL_SATURATION = 100
@@ -61,26 +64,41 @@ def numeral_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM,
     cloth, and gives no seeds: where the brightest part of the view (the paper) is tinted,
     the view is looked at again with that tint taken out, and its seeds follow the first
     look's (the first look keeps the colour inks, which the balance can make pale)."""
+    return [seed for group in numeral_seed_groups(view_bgr, px_per_mm, avoid, avoid_mm) for seed in group]
+
+
+def numeral_seed_groups(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM, avoid: np.ndarray | None = None,
+                        avoid_mm: float = 0.0) -> tuple[list, list]:
+    """:func:`numeral_seeds` in two groups: those of ink darker than paper or saturated,
+    and then those of faint ink only (a pale ink blurred by motion or washed out by a
+    glare spot), for a caller that gives each group its own budget: a busy cloth gives
+    dozens of the first kind."""
     grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
     return _looked_at_twice(view_bgr, grey, lambda view: _seeds_in(view, grey, px_per_mm, avoid, avoid_mm),
                             SPACING_MM * px_per_mm, MAX_SEEDS)
 
 
-def _looked_at_twice(view_bgr: np.ndarray, grey: np.ndarray, look, spacing: float,
-                     most: int) -> list[tuple[float, float, float]]:
+def _looked_at_twice(view_bgr: np.ndarray, grey: np.ndarray, look, spacing: float, most: int) -> tuple[list, ...]:
     """The seeds ``look`` finds in the view, followed, where the view's paper is tinted
     (a warm lamp), by those it finds in the view with the tint taken out that lie at
-    least ``spacing`` from every other; ``most`` in all."""
-    seeds = look(view_bgr)[:most]
+    least ``spacing`` from every other; ``most`` in all. ``look`` gives its seeds in
+    groups, and so does this: a later group's seeds, from both views, lie ``spacing``
+    from every seed of an earlier one, ``most`` in each group."""
+    plain = look(view_bgr)
     balanced = _white_balanced(view_bgr, grey)
-    if balanced is None:
-        return seeds
-    for x, y, angle in look(balanced):
-        if len(seeds) >= most:
-            break
-        if all(math.hypot(x - sx, y - sy) >= spacing for sx, sy, _ in seeds):
-            seeds.append((x, y, angle))
-    return seeds
+    looks = [plain] if balanced is None else [plain, look(balanced)]
+    groups: list[list] = []
+    for group in range(len(plain)):
+        seeds = list(plain[0][:most]) if group == 0 else []
+        earlier = [seed for taken in groups for seed in taken]
+        for found in looks[1 if group == 0 else 0:]:
+            for x, y, angle in found[group]:
+                if len(seeds) >= most:
+                    break
+                if all(math.hypot(x - sx, y - sy) >= spacing for sx, sy, _ in seeds + earlier):
+                    seeds.append((x, y, angle))
+        groups.append(seeds)
+    return tuple(groups)
 
 
 def _white_balanced(view_bgr: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
@@ -98,31 +116,46 @@ def _white_balanced(view_bgr: np.ndarray, grey: np.ndarray) -> np.ndarray | None
 
 
 def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, px_per_mm: float,
-              avoid: np.ndarray | None, avoid_mm: float) -> list[tuple[float, float, float]]:
+              avoid: np.ndarray | None, avoid_mm: float) -> tuple[list, list]:
     """One look for numerals (see :func:`numeral_seeds`), paper told by ``view_bgr``'s
-    saturation and ``grey``'s brightness."""
+    saturation and ``grey``'s brightness: the seeds of ink darker than paper or
+    saturated, and then those of faint ink (a pale ink blurred by motion or washed out
+    by a glare spot is neither, but still darker than the paper right around it) that
+    the first give none near."""
     saturation = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2HSV)[..., 1]
     pale = saturation < INK_SATURATION  # card stock, white or cream; wood and most cloths are more saturated
     sample = grey[::3, ::3][pale[::3, ::3]]
     if sample.size < 100:
-        return []
+        return [], []
     rank = int(PAPER_QUANTILE / 100 * (sample.size - 1))
     level = float(np.partition(sample, rank)[rank])
     if level < 40:
-        return []
+        return [], []
     paper = ((grey >= PAPER_SHARE * level) & pale).astype(np.uint8)
     close = _odd(CLOSE_MM * px_per_mm)
     cards = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
     rim = _odd(2 * RIM_MM * px_per_mm)
-    inside = cv2.erode(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
-    ink = _strokes((inside > 0) & (paper == 0), STROKE_MM * px_per_mm, LARGEST_STROKE_MM * px_per_mm)
+    inside = cv2.erode(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))) > 0
+    regions, _ = cv2.findContours(cards, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    strokes = (STROKE_MM * px_per_mm, LARGEST_STROKE_MM * px_per_mm)
+    seeds = _numeral_peaks(_strokes(inside & (paper == 0), *strokes), regions, px_per_mm, avoid, avoid_mm)
+    reach = np.ones((_odd(FAINT_REACH_MM * px_per_mm),) * 2, np.uint8)
+    faint = grey < FAINT_INK * cv2.dilate(cv2.GaussianBlur(grey, (3, 3), 0), reach).astype(np.float32)
+    faint_seeds = _numeral_peaks(_strokes(inside & ((paper == 0) | faint), *strokes), regions, px_per_mm, avoid,
+                                 avoid_mm)
+    return seeds, faint_seeds
+
+
+def _numeral_peaks(ink: np.ndarray, regions, px_per_mm: float, avoid: np.ndarray | None,
+                   avoid_mm: float) -> list[tuple[float, float, float]]:
+    """Seeds where ``ink`` (bool) is densest over a numeral's size, strongest first, with
+    the angle of the paper region (``regions``) each lies in."""
     box = _odd(NUMERAL_MM * px_per_mm)
     density = cv2.boxFilter(ink.astype(np.float32), -1, (box, box))
     spacing = _odd(SPACING_MM * px_per_mm)
     peaks = (density >= cv2.dilate(density, np.ones((spacing, spacing), np.uint8))) & (density >= MIN_INK)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-density[ys, xs], kind="stable")
-    regions, _ = cv2.findContours(cards, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     # a density plateau is hundreds of peaks: each seed strikes out the peaks near it at
     # once, rather than each peak being held against every seed
     px, py = xs[order].astype(np.float64), ys[order].astype(np.float64)
@@ -153,8 +186,9 @@ def fill_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM) -> list[
     warm lamp a pale cloth is as saturated as the fill: as :func:`numeral_seeds`, the view
     is looked at again with the paper's tint taken out."""
     grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
-    return _looked_at_twice(view_bgr, grey, lambda view: _filled_regions(view, px_per_mm),
-                            SPACING_MM * px_per_mm, MAX_SEEDS)
+    (seeds,) = _looked_at_twice(view_bgr, grey, lambda view: (_filled_regions(view, px_per_mm),),
+                                SPACING_MM * px_per_mm, MAX_SEEDS)
+    return seeds
 
 
 def _filled_regions(view_bgr: np.ndarray, px_per_mm: float) -> list[tuple[float, float, float]]:
@@ -220,4 +254,4 @@ def _odd(size: float) -> int:
     return max(3, int(round(size)) | 1)
 
 
-__all__ = ["fill_seeds", "numeral_seeds"]
+__all__ = ["fill_seeds", "numeral_seed_groups", "numeral_seeds"]
