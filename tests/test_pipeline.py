@@ -354,12 +354,7 @@ def test_a_faint_numeral_on_a_card_without_an_outline_is_found(bench_profile, sc
     darker than the paper right around them, they do (scenes of ``elfer bench vision``,
     seed 2026)."""
     frame, entry = _bench_scene(2026 * 100_000 + scene, "cream", surface)
-    reading = TableReader(bench_profile("cream")).read(frame)
-    for card in cards:
-        label = next(label for label in entry["cards"] if label["card"] == card)
-        assert label["visible_share"] >= 0.98
-        assert _named_near(reading, label) == [card]
-    assert set(_named(reading)) <= _on_top(entry["cards"])
+    _assert_read(TableReader(bench_profile("cream")).read(frame), entry, cards)
 
 
 @pytest.mark.parametrize("scene,style,surface,card", [(239, "reference", "mat", "R16"),
@@ -369,11 +364,16 @@ def test_a_numeral_half_under_a_glare_spot_is_read(bench_profile, scene, style, 
     shows there, but faintly beside its bright 1 (2), and matched its template so poorly
     that the card went unread (scenes of ``elfer bench vision``, seed 2026)."""
     frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
-    label = next(label for label in entry["cards"] if label["card"] == card)
-    assert label["visible_share"] >= 0.98
-    reader = TableReader(None if style == "reference" else bench_profile(style))
-    reading = reader.read(frame)
-    assert _named_near(reading, label) == [card]
+    _assert_read(TableReader(None if style == "reference" else bench_profile(style)).read(frame), entry, (card,))
+
+
+def _assert_read(reading, entry: dict, cards) -> None:
+    """Each of ``cards``, fully visible in the scene, is read where it lies, and every card
+    named lies on top."""
+    for card in cards:
+        label = next(label for label in entry["cards"] if label["card"] == card)
+        assert label["visible_share"] >= 0.98
+        assert _named_near(reading, label) == [card]
     assert set(_named(reading)) <= _on_top(entry["cards"])
 
 
@@ -385,12 +385,7 @@ def test_a_card_filled_with_colour_on_a_pale_table_is_outlined_by_its_fill(scene
     a side of it on the numeral's strokes or the next card instead, 12–15 mm off, and the
     card went unread (scenes of ``elfer bench vision``, seed 2026)."""
     frame, entry = _bench_scene(2026 * 100_000 + scene, "inverse", surface)
-    reading = TableReader(_calibrated("inverse")).read(frame)
-    for card in cards:
-        label = next(label for label in entry["cards"] if label["card"] == card)
-        assert label["visible_share"] >= 0.98
-        assert _named_near(reading, label) == [card]
-    assert set(_named(reading)) <= _on_top(entry["cards"])
+    _assert_read(TableReader(_calibrated("inverse")).read(frame), entry, cards)
 
 
 @pytest.mark.parametrize("scene,surface,card", [(32, "wood", "R12"), (140, "mat", "R14")])
