@@ -341,7 +341,7 @@ def _pair_search(cover: np.ndarray, profile: np.ndarray, length: float, reach: i
     mismatch = np.add.reduce(np.abs(first), axis=(1, 2)) / count / scale
     first_side, second_side = cover[starts], cover[ends]
     for inset in range(1, rim + 1):
-        first_side = np.maximum(first_side, cover[np.minimum(starts + inset, len(cover) - 1)])
+        first_side = np.maximum(first_side, cover[starts + inset])  # a rim is far narrower than a card
         second_side = np.maximum(second_side, cover[ends - inset])
     value = np.minimum(first_side, 0.9) + np.minimum(second_side, 0.9) - mismatch / SYM_SCALE * 0.25
     return int(offsets[int(np.argmax(value))])

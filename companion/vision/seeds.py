@@ -74,7 +74,10 @@ def numeral_seed_groups(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM,
     glare spot), for a caller that gives each group its own budget: a busy cloth gives
     dozens of the first kind."""
     grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
-    return _looked_at_twice(view_bgr, grey, lambda view: _seeds_in(view, grey, px_per_mm, avoid, avoid_mm),
+    # both looks take brightness from the view as it is: its faint ink is the same in both
+    reach = np.ones((_odd(FAINT_REACH_MM * px_per_mm),) * 2, np.uint8)
+    faint = grey < FAINT_INK * cv2.dilate(cv2.GaussianBlur(grey, (3, 3), 0), reach).astype(np.float32)
+    return _looked_at_twice(view_bgr, grey, lambda view: _seeds_in(view, grey, faint, px_per_mm, avoid, avoid_mm),
                             SPACING_MM * px_per_mm, MAX_SEEDS)
 
 
@@ -115,13 +118,13 @@ def _white_balanced(view_bgr: np.ndarray, grey: np.ndarray) -> np.ndarray | None
     return cv2.convertScaleAbs(view_bgr.astype(np.float32) * gains)
 
 
-def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, px_per_mm: float,
+def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, faint: np.ndarray, px_per_mm: float,
               avoid: np.ndarray | None, avoid_mm: float) -> tuple[list, list]:
     """One look for numerals (see :func:`numeral_seeds`), paper told by ``view_bgr``'s
     saturation and ``grey``'s brightness: the seeds of ink darker than paper or
-    saturated, and then those of faint ink (a pale ink blurred by motion or washed out
-    by a glare spot is neither, but still darker than the paper right around it) that
-    the first give none near."""
+    saturated, and those of that ink and the ``faint`` ink together (a pale ink blurred
+    by motion or washed out by a glare spot is neither, but still darker than the paper
+    right around it)."""
     saturation = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2HSV)[..., 1]
     pale = saturation < INK_SATURATION  # card stock, white or cream; wood and most cloths are more saturated
     sample = grey[::3, ::3][pale[::3, ::3]]
@@ -139,8 +142,6 @@ def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, px_per_mm: float,
     regions, _ = cv2.findContours(cards, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     strokes = (STROKE_MM * px_per_mm, LARGEST_STROKE_MM * px_per_mm)
     seeds = _numeral_peaks(_strokes(inside & (paper == 0), *strokes), regions, px_per_mm, avoid, avoid_mm)
-    reach = np.ones((_odd(FAINT_REACH_MM * px_per_mm),) * 2, np.uint8)
-    faint = grey < FAINT_INK * cv2.dilate(cv2.GaussianBlur(grey, (3, 3), 0), reach).astype(np.float32)
     faint_seeds = _numeral_peaks(_strokes(inside & ((paper == 0) | faint), *strokes), regions, px_per_mm, avoid,
                                  avoid_mm)
     return seeds, faint_seeds
