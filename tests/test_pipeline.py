@@ -367,6 +367,16 @@ def test_a_numeral_half_under_a_glare_spot_is_read(bench_profile, scene, style, 
     _assert_read(TableReader(None if style == "reference" else bench_profile(style)).read(frame), entry, (card,))
 
 
+@pytest.mark.parametrize("scene,surface,card", [(1789, "mat", "B8"), (1877, "cloth", "B7"), (497, "wood", "B7")])
+def test_a_cream_blue_under_a_dim_lamp_is_read_blue(bench_profile, scene, surface, card):
+    """The navy of a cream deck, its strokes a few pixels wide, under a dim or warm lamp:
+    the JPEG spreads its colour over the paper beside the strokes, and read from its
+    darkest pixels alone it was nearly grey, unread or read green (scene 497: a B7 read
+    as G7). Scenes of ``elfer bench vision``, seed 2026."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "cream", surface)
+    _assert_read(TableReader(bench_profile("cream")).read(frame), entry, (card,))
+
+
 def _assert_read(reading, entry: dict, cards) -> None:
     """Each of ``cards``, fully visible in the scene, is read where it lies, and every card
     named lies on top."""

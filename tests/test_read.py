@@ -237,6 +237,37 @@ def test_an_outline_reaching_over_the_edge_onto_a_coloured_cloth_keeps_the_cards
     assert misread == []
 
 
+def test_a_thin_strokes_ink_keeps_its_colour_when_the_jpeg_spreads_it():
+    """A navy numeral on cream paper, its strokes 3 pixels wide, through a JPEG's halved
+    colour resolution: the strokes keep their darkness, their colour spreads over the
+    paper beside them, and the darkest pixels alone read a blue so grey that cream blues
+    under a dim lamp went unread (scenes 1789, 1877 and 1881 of ``elfer bench vision``).
+    What the strokes and their surroundings take from the paper in all keeps the ink's
+    hue and most of its saturation (the darkest pixels kept half)."""
+    import math
+
+    from companion.vision.ink import chromaticity, ink_on, measure
+
+    paper, ink = np.array([211, 234, 243], np.float32), np.array([134, 77, 45], np.float32)  # BGR
+    strokes = np.zeros((91, 59), np.uint8)
+    cv2.putText(strokes, "8", (14, 62), cv2.FONT_HERSHEY_SIMPLEX, 1.3, 1, 3)
+    card = np.empty((91, 59, 3), np.float32)
+    card[:] = paper
+    card[strokes > 0] = ink
+    card = np.clip(card + np.random.default_rng(0).normal(0, 2.0, card.shape), 0, 255).astype(np.uint8)
+    ycc = cv2.cvtColor(card, cv2.COLOR_BGR2YCrCb)
+    for channel in (1, 2):
+        half = cv2.resize(ycc[..., channel], (30, 46), interpolation=cv2.INTER_AREA)
+        ycc[..., channel] = cv2.GaussianBlur(cv2.resize(half, (59, 91), interpolation=cv2.INTER_LINEAR), (0, 0), 1.0)
+    measurement = measure(cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR), False, 1.0, 2)
+    rows, cols = np.nonzero(strokes)
+    chroma = ink_on(measurement, rows, cols, False, 1.0).chroma
+    true = chromaticity((1 - ink / paper)[::-1].astype(np.float64))
+    turn = math.degrees(math.atan2(chroma[1], chroma[0]) - math.atan2(true[1], true[0]))
+    assert abs(turn) < 8
+    assert np.hypot(*chroma) > 0.7 * np.hypot(*true)
+
+
 def _index_bands(marks: list[tuple[int, int]]) -> float:
     """The index ink of a blank 59 × 91 face (numeral box from row 15) with small ink
     marks (4 × 6 pixels) at the given (column, row) places."""

@@ -10,6 +10,10 @@ that saturates the sensor: a warm lamp on white or cream card clips red and gree
 the ink's ratio there is then off by how far the paper lies above the sensor's
 maximum. One card cannot tell how far; the cards of known colour in the same frame can
 (:meth:`InkModel.paper_level`), since shading dims every channel alike.
+
+The ink of a numeral is what its strokes and the paper right around them lose in all
+(:func:`ink_on`): blur and the JPEG's halved colour resolution spread a thin stroke's
+colour, not its darkness, over the paper beside it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ from ..cards import Colour
 
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
 _ONES = np.ones((1, 3), np.float32)
+# blur and the JPEG's halved colour resolution spread a stroke's colour this far (mm) …
+STROKE_REACH_MM = 2.0
+# … and the paper's own level is read on a ring this wide around that (mm)
+PAPER_RING_MM = 4.0
 _CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
 _FIT_FACTORS = np.arange(1.0, 2.0, 0.02)  # saturated paper's level fitted to a known ink
 _PAPER_STEPS = np.exp(np.linspace(-0.1, 0.1, 5))  # around the level the frame's other cards tell
@@ -104,20 +112,61 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -
                        glare)
 
 
-def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse: bool) -> Measurement:
+def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse: bool,
+           px_per_mm: float, on_strokes: bool = True) -> Measurement:
     """The measurement with its ink taken only from the pixels at ``rows``, ``cols``: the
     numeral's own strokes, once the number is known. The card's strongest colour may be
     something else: the table beside an outline that reaches over the card's edge, a
-    shadow, a hand."""
+    shadow, a hand. On paper, where ``on_strokes`` says the pixels lie on the strokes
+    (the numeral matched well), the ink is what the strokes take from the paper around
+    them in all (:func:`_ink_taken`); elsewhere, the median of the strongest pixels."""
     h, w = measurement.normalised.shape[:2]
     inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
-    pixels = measurement.normalised[rows[inside], cols[inside]]
+    rows, cols = rows[inside], cols[inside]
+    pixels = measurement.normalised[rows, cols]
     if len(pixels) < 4 or measurement.background is None:
         return measurement
     foreground, _, _ = _strongest(pixels, 0.9)
+    taken = None if inverse or not on_strokes else _ink_taken(measurement.normalised, rows, cols, px_per_mm)
+    if taken is not None:
+        # where the paper saturates, a stroke's edge pixels saturate too and their ink is
+        # lost to the sum (a green under a warm lamp reads yellow): there the darkest
+        # pixels tell it better
+        foreground = np.where(measurement.clipped[::-1], foreground, taken).astype(np.float32)
     return dataclasses.replace(measurement, foreground=foreground,
                                **dict(zip(("ink", "absorption", "chroma", "strength", "contrast", "clipped"),
                                           _ink_fields(foreground, measurement.background, inverse))))
+
+
+def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:
+    """The colour (normalised BGR) of a stroke fully inked, from what the strokes at
+    ``rows``, ``cols`` and ``STROKE_REACH_MM`` around them take from the paper in all,
+    per stroke pixel, the paper's level read on a ring just outside (``PAPER_RING_MM``).
+
+    The darkest pixels alone read a thin stroke's ink too grey: blur and the JPEG's
+    halved colour resolution spread its colour, not its darkness, over the paper beside
+    it; and the background, the brightest paper near each pixel, lies a little above the
+    paper's typical level (noise), which adds grey to every pixel. Blur and JPEG move
+    the colour without losing it, so the sum over the stroke and its surroundings
+    keeps it. None where the ring has fewer pixels than the strokes (the numeral lies
+    at the card's edge)."""
+    h, w = normalised.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    mask[rows, cols] = 1
+    near = cv2.dilate(mask, _disc(STROKE_REACH_MM * px_per_mm)) > 0
+    ring = (cv2.dilate(mask, _disc((STROKE_REACH_MM + PAPER_RING_MM) * px_per_mm)) > 0) & ~near
+    ring_pixels = normalised[ring]
+    if len(ring_pixels) < len(rows):
+        return None
+    paper = np.partition(ring_pixels, len(ring_pixels) // 2, axis=0)[len(ring_pixels) // 2].astype(np.float64)
+    paper = np.maximum(paper, 1e-3)
+    taken = (paper * np.count_nonzero(near) - normalised[near].sum(axis=0, dtype=np.float64)) / paper
+    return (1.0 - taken / len(rows)).astype(np.float32)
+
+
+def _disc(radius: float) -> np.ndarray:
+    size = 2 * max(1, int(round(radius))) + 1
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
 def _strongest(pixels: np.ndarray, quantile: float) -> tuple[np.ndarray, np.ndarray, float]:

@@ -313,4 +313,4 @@ def measure_ink_on_strokes(pictures, templates: dict[int, np.ndarray], layout: L
         scores = cv2.matchTemplate(region, template.astype(np.float32), cv2.TM_CCOEFF_NORMED)
         _, _, _, (dx, dy) = cv2.minMaxLoc(scores)
         rows, cols = np.nonzero(template >= 128)
-        p.measurement = ink_on(p.measurement, rows + top + dy, cols + left + dx, inverse)
+        p.measurement = ink_on(p.measurement, rows + top + dy, cols + left + dx, inverse, layout.match_px_per_mm)

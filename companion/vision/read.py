@@ -79,6 +79,11 @@ INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip
 # least this share of its face saturated in every channel, each stroke is scaled by the
 # strongest ink within this window (at least the floor: paper's grain stays small).
 GLARE_SHARE, GLARE_WINDOW_MM, GLARE_FLOOR = 0.05, 9.0, 0.3
+# A numeral matched this well lies on its strokes: its ink is what they take from the
+# paper around them (``ink.ink_on``). Matched worse, the template may lie on anything,
+# and the strongest pixels under it tell its colour as they always did: the reader's
+# search for outlines around one that shows a deck's ink depends on it.
+INK_TAKEN_MIN_MATCH = 0.8
 
 
 # --- geometry -------------------------------------------------------------------------
@@ -457,19 +462,21 @@ class CardReader:
         return first, turned, float(best[first]), number_conf
 
     def _ink_of_numeral(self, m: Measurement, first: int, turned: bool, offsets: np.ndarray,
-                        pad: int = 0) -> Measurement:
+                        pad: int = 0, on_strokes: bool = True) -> Measurement:
         """The measurement with its ink taken from the strokes of the numeral matched (the
         ``first`` number, ``turned`` or not, found at ``offsets``)."""
         dx, dy = offsets[int(turned), first].astype(int) + pad
         rows, cols = self._strokes[int(turned) * len(self.numbers) + first]
-        return ink_on(m, rows + self.box[1] + dy, cols + self.box[0] + dx, self.profile.inverse)
+        return ink_on(m, rows + self.box[1] + dy, cols + self.box[0] + dx, self.profile.inverse, self.match_scale,
+                      on_strokes)
 
     def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray,
               pad: int = 0, paper: np.ndarray | None = None) -> CardReading:
         t = self._t
         first, turned, match, number_conf = self._number(scores)
         number = self.numbers[first]
-        colour, colour_conf = self.inks.colour(self._ink_of_numeral(m, first, turned, offsets, pad), paper)
+        colour, colour_conf = self.inks.colour(
+            self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH), paper)
         confidence = number_conf * colour_conf
         face = np.roll(ordered, 2, axis=0) if turned else ordered
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
