@@ -20,11 +20,10 @@ from companion.sim.deck import CARD_MM as SIM_CARD_MM
 from companion.sim.deck import STYLES
 from companion.sim.lighting import white_balance_gains
 from companion.vision.calibrate import calibrate
+from companion.vision.evaluate_read import GRID_SURFACES as SURFACES
 from companion.vision.evaluate_read import NEUTRAL_LIGHT, WARM_LIGHT, calibration_set, crop_around, table
 from companion.vision.profile import CARD_MM
 from companion.vision.read import CardReader, face_corners, rectify, upright_corners
-
-SURFACES = {"reference": "wood", "inverse": "cloth", "cream": "mat", "condensed": "wood"}
 
 
 def _calibration_pictures(style: str) -> dict:

@@ -30,6 +30,8 @@ from .profile import Profile, default_profile
 from .read import CardReader
 
 FULL_SHARE = 0.98  # a card counts as fully visible from this share on
+# the table each style's grid pictures are laid on (the reader's tests, the calibration's measurement)
+GRID_SURFACES = {"reference": "wood", "inverse": "cloth", "cream": "mat", "condensed": "wood"}
 
 
 # --- synthetic pictures ---------------------------------------------------------------------
