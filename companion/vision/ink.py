@@ -126,13 +126,14 @@ def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse
     pixels = measurement.normalised[rows, cols]
     if len(pixels) < 4 or measurement.background is None:
         return measurement
-    foreground, _, _ = _strongest(pixels, 0.9)
-    taken = None if inverse or not on_strokes else _ink_taken(measurement.normalised, rows, cols, px_per_mm)
-    if taken is not None:
+    foreground = None if inverse or not on_strokes else _ink_taken(measurement.normalised, rows, cols, px_per_mm)
+    if foreground is None or measurement.clipped.any():
+        strongest, _, _ = _strongest(pixels, 0.9)
         # where the paper saturates, a stroke's edge pixels saturate too and their ink is
         # lost to the sum (a green under a warm lamp reads yellow): there the darkest
         # pixels tell it better
-        foreground = np.where(measurement.clipped[::-1], foreground, taken).astype(np.float32)
+        foreground = strongest if foreground is None else np.where(measurement.clipped[::-1], strongest,
+                                                                   foreground).astype(np.float32)
     return dataclasses.replace(measurement, foreground=foreground,
                                **dict(zip(("ink", "absorption", "chroma", "strength", "contrast", "clipped"),
                                           _ink_fields(foreground, measurement.background, inverse))))
