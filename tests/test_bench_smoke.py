@@ -19,8 +19,7 @@ def test_rules_benchmark_reports_every_figure(capsys):
 def test_stream_benchmark_reads_every_frame_both_ways(tmp_path, capsys, bench_profile):
     from companion.vision.bench_stream import run_stream_benchmark
 
-    (tmp_path / "calibration").symlink_to(bench_profile.folder)  # the calibration pictures other tests rendered
-    results = run_stream_benchmark(streams=1, frames=4, cache=tmp_path, pin=False)
+    results = run_stream_benchmark(streams=1, frames=4, cache=tmp_path, pin=False, profile_of=bench_profile)
     whole, stream = results["results"]["whole", "all"], results["results"]["stream", "all"]
     assert whole.frames == stream.frames == 4 and len(whole.ms) == len(stream.ms) == 4
     assert len(results["still_ms"]) + len(results["changed_ms"]) + len(results["second_look_ms"]) == 4

@@ -183,13 +183,15 @@ def test_a_card_left_unknown_stays_unknown_when_a_second_look_reads_nothing_ther
 
 
 @pytest.mark.parametrize("seed,style", [(2026_000, "reference"), (2026_001, "cream")])
-def test_a_stream_of_a_game_says_what_reading_every_frame_whole_says(seed, style):
+def test_a_stream_of_a_game_says_what_reading_every_frame_whole_says(seed, style, bench_profile):
     """A stretch of a bots' game (hands, cards going down): read as a stream, every frame
-    without a hand names the cards that reading it from scratch names."""
+    without a hand names the cards that reading it from scratch names. With the shipped
+    profile for its own deck, and a cream deck with the profile a family calibrates for it."""
     from companion.sim.datasets import render_stream
 
     entries = render_stream(seed, 30, style=style)
-    stream, whole = StreamReader(), TableReader()
+    profile = None if style == "reference" else bench_profile(style)
+    stream, whole = StreamReader(profile), TableReader(profile)
     quiet = 0
     for entry in entries:
         frame = cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR)

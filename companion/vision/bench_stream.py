@@ -20,6 +20,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -28,6 +29,7 @@ import numpy as np
 from .bench import Score, score_frame
 from .evaluate_read import calibrated_profiles
 from .pipeline import TableReader
+from .profile import Profile
 from .stream import StreamReader
 
 
@@ -57,7 +59,10 @@ def stream_cache(streams: int, frames: int, seed: int, cache: Path, progress=Non
 
 
 def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
-                         cache: Path = Path(".cache/vision-bench"), pin: bool = True) -> dict:
+                         cache: Path = Path(".cache/vision-bench"), pin: bool = True,
+                         profile_of: Callable[[str], Profile] | None = None) -> dict:
+    """``profile_of(style)``, when given, stands in for calibrating each style from its 23
+    pictures (a caller that holds those profiles already)."""
     from tqdm import tqdm
 
     if pin and hasattr(os, "sched_setaffinity"):
@@ -69,11 +74,12 @@ def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
     print(f"elfer bench stream: {streams} streams of {frames} frames of 1280x720 at 10 frames a second "
           f"(seed {seed}), from the middle of bots' games, every style, surface, light and camera angle; "
           f"each style's profile calibrated from its 23 pictures; one core")
-    profiles = calibrated_profiles(styles, seed=7, folder=cache / "calibration")
+    if profile_of is None:
+        profile_of = calibrated_profiles(styles, seed=7, folder=cache / "calibration").__getitem__
     results = {(name, part): Score() for name in ("stream", "whole") for part in ("all", "no hand")}
     still_ms, changed_ms, second_look_ms = [], [], []
     for entries in tqdm(rendered, unit="stream", disable=None, file=sys.stderr, leave=False, desc="reading"):
-        profile = profiles[entries[0][1]["style"]]
+        profile = profile_of(entries[0][1]["style"])
         stream, whole = StreamReader(profile), TableReader(profile)
         for path, labels in entries:
             frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
