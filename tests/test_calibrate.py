@@ -257,7 +257,7 @@ def test_a_blurred_picture_is_named_for_a_retake(tmp_path, crops, capsys):
     folder = _write(tmp_path / "p", crops, calibration_set())
     cv2.imwrite(str(folder / "R19.png"), _shaken(crops[Card.parse("R19")][0]))
     profile, report = calibrate(folder, deck_name="x")
-    assert report.blurred == ["R19.png"] and report.left_out == []
+    assert report.retake == ["R19.png"] and report.left_out == []
     assert profile.numbers == tuple(range(1, 21))
     assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "profile")]) == 0
     assert "warning: blurred (shaken or out of focus): R19.png" in capsys.readouterr().out
@@ -267,7 +267,43 @@ def test_a_blurred_picture_beside_a_sharp_one_of_its_number_teaches_no_numeral(t
     folder = _write(tmp_path / "p", crops, calibration_set())
     cv2.imwrite(str(folder / "R19_2.png"), _shaken(crops[Card.parse("R19")][0]))
     profile, report = calibrate(folder, deck_name="x")
-    assert report.blurred == [] and "R19_2.png is blurred: its numeral was learned from the other pictures of its number" \
+    assert report.retake == [] and "R19_2.png is blurred: its numeral was learned from the other pictures of its number" \
         in report.warnings
     sharp_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
     assert np.array_equal(profile.templates[19], sharp_only.templates[19])
+
+
+@pytest.fixture(scope="module")
+def inverse_crops():
+    """One picture per card of an inverse deck (white numerals on a colour fill)."""
+    return calibration_crops(table("inverse", 1, "cloth").pictures(DECK, NEUTRAL_LIGHT))
+
+
+def _in_glare(picture: np.ndarray, strength: float = 0.7) -> np.ndarray:
+    """A lamp's reflection over the middle of the picture: the card washes out towards white."""
+    h, w = picture.shape[:2]
+    rows, cols = np.mgrid[:h, :w]
+    share = strength * np.exp(-((cols - w / 2) ** 2 + (rows - h / 2) ** 2) / (2 * (0.25 * min(h, w)) ** 2))
+    return np.uint8(np.clip(picture * (1 - share[..., None]) + 255 * share[..., None], 0, 255))
+
+
+def test_a_washed_out_picture_is_named_for_a_retake(tmp_path, inverse_crops, capsys):
+    """An inverse card under a glare spot: its white numeral hardly stands out from the
+    paled fill. The only picture of its number: learned from all the same, and named."""
+    folder = _write(tmp_path / "p", inverse_crops, calibration_set())
+    cv2.imwrite(str(folder / "R17.png"), _in_glare(inverse_crops[Card.parse("R17")][0]))
+    profile, report = calibrate(folder, deck_name="x")
+    assert report.inverse and report.retake == ["R17.png"] and report.left_out == []
+    assert profile.numbers == tuple(range(1, 21))
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "profile")]) == 0
+    assert "warning: washed out (glare or too much light): R17.png" in capsys.readouterr().out
+
+
+def test_a_washed_out_picture_beside_a_good_one_of_its_number_teaches_no_numeral(tmp_path, inverse_crops):
+    folder = _write(tmp_path / "p", inverse_crops, calibration_set())
+    cv2.imwrite(str(folder / "R17_2.png"), _in_glare(inverse_crops[Card.parse("R17")][0]))
+    profile, report = calibrate(folder, deck_name="x")
+    assert report.retake == [] and \
+        "R17_2.png is washed out: its numeral was learned from the other pictures of its number" in report.warnings
+    good_only, _ = calibrate(_write(tmp_path / "q", inverse_crops, calibration_set()), deck_name="x")
+    assert np.array_equal(profile.templates[17], good_only.templates[17])

@@ -13,9 +13,11 @@ is decided by its numeral against digits drawn with the bundled fonts
 (:mod:`companion.vision.digits`) and, for 6 and 9, by the underline; pictures of the
 same number are then made to agree with each other.
 
-A blurred picture (shaken or out of focus: much less fine detail than the others) teaches
-no numeral where a sharp picture of the same number does; where it is the only one, the
-numeral is learned from it and the report names it for a retake (``blurred``).
+A poor picture teaches no numeral where a good picture of the same number does: a
+blurred one (shaken or out of focus: much less fine detail than the others) or a washed
+out one (glare or too much light on the card: its numeral stands out far less than on
+the others). Where it is the only one, the numeral is learned from it and the report
+names it for a retake (``retake``).
 
 A picture in which no card is found, or whose card shows no print, is left out with a
 warning that names it and says why; what is left must still make a whole profile (one
@@ -59,6 +61,12 @@ _RETAKE = "retake those: one whole card a picture, flat, with the play-area mark
 # (at 1280 × 720); a numeral learned from one matches other blurred numerals too well (a
 # cream deck's smeared 19 took a 16 and a 10 for 19s).
 _BLURRED = 0.5
+# A picture whose numeral stands out from the card (``Measurement.contrast``) less than
+# this share of the set's typical card is washed out. On rendered picture sets the
+# typical card's lowest share was 0.28 (a red inverse 20 on a dark table) and a green
+# inverse 11's 0.37; an inverse 17 under a glare spot stood at 0.10, and its washed-out
+# template read no 17 of the deck.
+_WASHED_OUT = 0.2
 _FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
 
 
@@ -87,7 +95,7 @@ class CalibrationReport:
     self_test: tuple[int, int] = (0, 0)  # (read right, pictures)
     warnings: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)  # pictures left out: no card found, or no print on it
-    blurred: list[str] = field(default_factory=list)  # blurred pictures a numeral had to be learned from: retake
+    retake: list[str] = field(default_factory=list)  # poor pictures a numeral had to be learned from
 
     def text(self) -> str:
         left_out = f" ({len(self.left_out)} left out: {', '.join(self.left_out)})" if self.left_out else ""
@@ -166,7 +174,7 @@ class _Picture:
     measurement: object = None
     turned: bool = False
     turn_evidence: float = 0.0
-    blurred: bool = False
+    poor: str = ""  # why its numeral is not to be learned from where a good picture is: "blurred", "washed out"
 
 
 def calibrate(images, deck_name: str, layout: Layout | None = None,
@@ -207,7 +215,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     for p in pictures:
         p.glyph = glyph_map(p.measurement)
     warnings: list[str] = [f"{_lost_text([item])}: left out" for item in lost]
-    blurred = _mark_blurred(pictures, layout, warnings)
+    retake = _mark_poor(pictures, layout, warnings)
 
     numerals.normalise(pictures, layout)
     box = numerals.learn_box(pictures, layout)
@@ -259,7 +267,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         colours=[c.letter for c in inks], inverse=inverse, numeral_box_mm=box,
         turned=[p.name for p in pictures if p.turned],
         found_by={k: sum(p.found_by == k for p in pictures) for k in {p.found_by for p in pictures}},
-        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], blurred=blurred)
+        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake)
     if misread:
         report.warnings.append(f"reads only {right} of its own {len(pictures)} pictures right (not "
                                f"{', '.join(misread[:8])}{' ...' if len(misread) > 8 else ''}): retake those")
@@ -332,27 +340,31 @@ def sharpness(glyph: np.ndarray, layout: Layout) -> float:
     return float(np.sum(fine * fine) / max(float(np.sum(coarse * coarse)), 1e-9))
 
 
-def _mark_blurred(pictures: list[_Picture], layout: Layout, warnings: list[str]) -> list[str]:
-    """Marks the pictures much blurrier than the set's typical one (``_BLURRED``): their
-    numerals are learned from the other pictures of the same number where there are
-    any (their ink still counts). Returns the names of the blurred pictures a numeral
-    must be learned from all the same, to be retaken."""
+def _mark_poor(pictures: list[_Picture], layout: Layout, warnings: list[str]) -> list[str]:
+    """Marks the pictures much blurrier (``_BLURRED``) or much more washed out
+    (``_WASHED_OUT``) than the set's typical one: their numerals are learned from the
+    other pictures of the same number where there are any (their ink still counts).
+    Returns the names of the poor pictures a numeral must be learned from all the same,
+    to be retaken."""
     if len(pictures) < 3:
         return []
     detail = np.array([sharpness(p.glyph, layout) for p in pictures])
-    typical = float(np.median(detail))
-    for p, kept in zip(pictures, detail):
-        p.blurred = kept < _BLURRED * typical
-    only = []
-    for p in (p for p in pictures if p.blurred):
-        if any(q.card.number == p.card.number and not q.blurred for q in pictures):
-            warnings.append(f"{p.name} is blurred: its numeral was learned from the other pictures of its number")
+    contrast = np.array([p.measurement.contrast for p in pictures])
+    for p, kept, stands_out in zip(pictures, detail, contrast):
+        p.poor = ("blurred" if kept < _BLURRED * float(np.median(detail)) else
+                  "washed out" if stands_out < _WASHED_OUT * float(np.median(contrast)) else "")
+    only: dict[str, list[str]] = {}
+    for p in (p for p in pictures if p.poor):
+        if any(q.card.number == p.card.number and not q.poor for q in pictures):
+            warnings.append(f"{p.name} is {p.poor}: its numeral was learned from the other pictures of its number")
         else:
-            only.append(p.name)
-    if only:
-        warnings.append(f"blurred (shaken or out of focus): {', '.join(only)}; their numerals were learned from "
-                        f"them all the same: retake them, held still, or those numbers may be misread")
-    return only
+            only.setdefault(p.poor, []).append(p.name)
+    why = {"blurred": "blurred (shaken or out of focus)", "washed out": "washed out (glare or too much light)"}
+    for poor, names in only.items():
+        warnings.append(f"{why[poor]}: {', '.join(names)}; their numerals were learned from them all the same: "
+                        f"retake them, {'held still' if poor == 'blurred' else 'out of the glare'}, or those "
+                        f"numbers may be misread")
+    return [name for names in only.values() for name in names]
 
 
 def _glare(p: _Picture, layout: Layout) -> bool:

@@ -3,8 +3,8 @@
 For each deck style of the synthetic table and each seed, the 23 calibration pictures
 (one colour's 20 cards and the other colours' 11s) are rendered as ``elfer synth
 cards`` renders them, each on its own random table, light and camera; a picture the
-calibration names (no card found in it, or blurred where it is the only picture of its
-number) is retaken, as a family would, as the bench does
+calibration names (no card found in it, or blurred or washed out where it is the only
+picture of its number) is retaken, as a family would, as the bench does
 (:func:`~companion.vision.evaluate_read.calibrated_profiles`). Then all 80 cards of the
 deck, 16 a picture on a table under neutral light, are read by their true outlines::
 

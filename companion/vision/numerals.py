@@ -2,7 +2,7 @@
 
 Each picture is a rectified card's glyph map (0 paper, 1 ink, see
 :func:`companion.vision.read.glyph_map`) and the card it shows; the functions here work
-on objects with ``card``, ``name``, ``glyph``, ``turned`` and ``turn_evidence``. In
+on objects with ``card``, ``name``, ``glyph``, ``poor``, ``turned`` and ``turn_evidence``. In
 order: :func:`normalise` centres each card's digits (undoing small errors of the
 outline found), :func:`learn_box` finds the numeral box all numbers fit in,
 :func:`orient` decides which way up each card lies, and :func:`templates` makes each
@@ -90,11 +90,14 @@ def normalise(pictures, layout: Layout) -> None:
 def learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | None:
     """The numeral box: where the centre numerals (with the underlines of 6 and 9) of all
     numbers lie, made symmetric about the card's centre, plus a pad; None when no
-    picture has a centre numeral."""
+    picture has a centre numeral. Poor pictures count only for a number without a good one."""
     s = layout.match_px_per_mm
     w, h = layout.card_px(s)
     lefts, tops = {}, {}
+    good = {p.card.number for p in pictures if not p.poor}
     for p in pictures:
+        if p.poor and p.card.number in good:
+            continue  # a glare spot beside a washed-out numeral would widen the box for all
         parts, window = _inner_parts(p.glyph, layout)
         parts = [b for b in parts if b[2] < 0.8 * w and b[3] < 0.8 * h]
         centre = [b for b in parts if _overlaps(b, window)]
@@ -248,14 +251,15 @@ def templates(pictures, layout: Layout, warnings: list[str]) -> dict[int, np.nda
     """Each number's template: its pictures' numeral crops, each aligned to the most
     certain one, and their median (mean of two). A picture whose numeral does not look
     like the others' (an outline that missed, a glare spot) is left out when there are
-    three or more; so is a blurred one (``blurred``, see ``calibrate``) when there is a
-    sharp one: a blurred numeral matches other blurred numerals too well."""
+    three or more; so is a poor one (blurred or washed out, ``poor``, see ``calibrate``)
+    when there is a good one: a blurred numeral matches other blurred numerals too well,
+    a washed-out one matches nothing well."""
     search = layout.search_px()
     templates = {}
     for number in sorted({p.card.number for p in pictures}):
         group = [p for p in pictures if p.card.number == number]
-        sharp = [p for p in group if not p.blurred]
-        group = sorted(sharp or group, key=lambda p: -p.turn_evidence)
+        good = [p for p in group if not p.poor]
+        group = sorted(good or group, key=lambda p: -p.turn_evidence)
         anchor = _crop(group[0], layout)
         stack = [anchor]
         for p in group[1:]:
