@@ -238,45 +238,21 @@ def test_a_picture_whose_outline_is_found_a_few_millimetres_off_still_teaches_it
                     outline = outline + shift_mm * (outline[1] - outline[0]) / 59.0
                 pictures[card] = [(image, outline)]
     profile, _ = calibrate(pictures, deck_name="off")
+    _assert_reads_every(18, profile, condensed_grid)
+
+
+def _assert_reads_every(number: int, profile: Profile, grid) -> None:
+    """All four cards of ``number`` on the grid pictures read as themselves."""
     reader = CardReader(profile)
-    eighteens = [(picture.image, polygon, card) for picture in condensed_grid
-                 for card, polygon in zip(picture.cards, picture.polygons) if card.number == 18]
-    assert len(eighteens) == 4
-    for image, polygon, card in eighteens:
+    cards = [(picture.image, polygon, card) for picture in grid
+             for card, polygon in zip(picture.cards, picture.polygons) if card.number == number]
+    assert len(cards) == 4
+    for image, polygon, card in cards:
         assert reader.read_card(image, polygon).card is card
 
 
 def _shaken(picture: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(picture, (0, 0), 2.5)
-
-
-def test_a_blurred_picture_is_named_for_a_retake(tmp_path, crops, capsys):
-    """A shaken or out-of-focus picture, the only one of its number: the numeral is still
-    learned from it, but the report names it (a blurred template matches other blurred
-    numerals too well), and so does the command line."""
-    folder = _write(tmp_path / "p", crops, calibration_set())
-    cv2.imwrite(str(folder / "R19.png"), _shaken(crops[Card.parse("R19")][0]))
-    profile, report = calibrate(folder, deck_name="x")
-    assert report.retake == ["R19.png"] and report.left_out == []
-    assert profile.numbers == tuple(range(1, 21))
-    assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "profile")]) == 0
-    assert "warning: blurred (shaken or out of focus): R19.png" in capsys.readouterr().out
-
-
-def test_a_blurred_picture_beside_a_sharp_one_of_its_number_teaches_no_numeral(tmp_path, crops):
-    folder = _write(tmp_path / "p", crops, calibration_set())
-    cv2.imwrite(str(folder / "R19_2.png"), _shaken(crops[Card.parse("R19")][0]))
-    profile, report = calibrate(folder, deck_name="x")
-    assert report.retake == [] and "R19_2.png is blurred: its numeral was learned from the other pictures of its number" \
-        in report.warnings
-    sharp_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
-    assert np.array_equal(profile.templates[19], sharp_only.templates[19])
-
-
-@pytest.fixture(scope="module")
-def inverse_crops():
-    """One picture per card of an inverse deck (white numerals on a colour fill)."""
-    return calibration_crops(table("inverse", 1, "cloth").pictures(DECK, NEUTRAL_LIGHT))
 
 
 def _in_glare(picture: np.ndarray, strength: float = 0.7) -> np.ndarray:
@@ -287,26 +263,46 @@ def _in_glare(picture: np.ndarray, strength: float = 0.7) -> np.ndarray:
     return np.uint8(np.clip(picture * (1 - share[..., None]) + 255 * share[..., None], 0, 255))
 
 
-def test_a_washed_out_picture_is_named_for_a_retake(tmp_path, inverse_crops, capsys):
-    """An inverse card under a glare spot: its white numeral hardly stands out from the
-    paled fill. The only picture of its number: learned from all the same, and named."""
-    folder = _write(tmp_path / "p", inverse_crops, calibration_set())
-    cv2.imwrite(str(folder / "R17.png"), _in_glare(inverse_crops[Card.parse("R17")][0]))
+@pytest.fixture(scope="module")
+def inverse_crops():
+    """One picture per card of an inverse deck (white numerals on a colour fill)."""
+    return calibration_crops(table("inverse", 1, "cloth").pictures(DECK, NEUTRAL_LIGHT))
+
+
+# How a picture is spoiled: the pictures it is one of, its card, the spoiling. A blurred
+# template matches other blurred numerals too well; an inverse card's white numeral under
+# a glare spot hardly stands out from the paled fill, and its template matches nothing well.
+POOR = {"blurred": ("crops", "R19", _shaken), "washed out": ("inverse_crops", "R17", _in_glare)}
+
+
+@pytest.mark.parametrize("poor", POOR)
+def test_a_poor_picture_is_named_for_a_retake(poor, tmp_path, request, capsys):
+    """The only picture of its number: the numeral is still learned from it, but the
+    report names it, and so does the command line."""
+    crops_name, code, spoil = POOR[poor]
+    crops = request.getfixturevalue(crops_name)
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    cv2.imwrite(str(folder / f"{code}.png"), spoil(crops[Card.parse(code)][0]))
     profile, report = calibrate(folder, deck_name="x")
-    assert report.inverse and report.retake == ["R17.png"] and report.left_out == []
+    assert report.retake == [f"{code}.png"] and report.left_out == []
     assert profile.numbers == tuple(range(1, 21))
     assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "profile")]) == 0
-    assert "warning: washed out (glare or too much light): R17.png" in capsys.readouterr().out
+    why = {"blurred": "blurred (shaken or out of focus)", "washed out": "washed out (glare or too much light)"}[poor]
+    assert f"warning: {why}: {code}.png" in capsys.readouterr().out
 
 
-def test_a_washed_out_picture_beside_a_good_one_of_its_number_teaches_no_numeral(tmp_path, inverse_crops):
-    folder = _write(tmp_path / "p", inverse_crops, calibration_set())
-    cv2.imwrite(str(folder / "R17_2.png"), _in_glare(inverse_crops[Card.parse("R17")][0]))
+@pytest.mark.parametrize("poor", POOR)
+def test_a_poor_picture_beside_a_good_one_of_its_number_teaches_no_numeral(poor, tmp_path, request):
+    crops_name, code, spoil = POOR[poor]
+    crops = request.getfixturevalue(crops_name)
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    cv2.imwrite(str(folder / f"{code}_2.png"), spoil(crops[Card.parse(code)][0]))
     profile, report = calibrate(folder, deck_name="x")
     assert report.retake == [] and \
-        "R17_2.png is washed out: its numeral was learned from the other pictures of its number" in report.warnings
-    good_only, _ = calibrate(_write(tmp_path / "q", inverse_crops, calibration_set()), deck_name="x")
-    assert np.array_equal(profile.templates[17], good_only.templates[17])
+        f"{code}_2.png is {poor}: its numeral was learned from the other pictures of its number" in report.warnings
+    good_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
+    number = Card.parse(code).number
+    assert np.array_equal(profile.templates[number], good_only.templates[number])
 
 
 def _smeared(picture: np.ndarray, length_px: int = 11) -> np.ndarray:
@@ -325,12 +321,7 @@ def test_a_smeared_two_digit_numeral_is_composed_from_the_sharp_digits_of_other_
     profile, report = calibrate(folder, deck_name="x")
     assert report.composed == [19] and report.retake == [] and profile.learned_from["composed"] == [19]
     assert "composed from the sharp digits of other numbers (their pictures are not sharp): 19" in report.text()
-    reader = CardReader(profile)
-    nineteens = [(picture.image, polygon, card) for picture in grid
-                 for card, polygon in zip(picture.cards, picture.polygons) if card.number == 19]
-    assert len(nineteens) == 4
-    for image, polygon, card in nineteens:
-        assert reader.read_card(image, polygon).card is card
+    _assert_reads_every(19, profile, grid)
 
 
 def test_two_digit_numerals_are_not_composed_from_digits_the_deck_prints_otherwise(calibrated):
