@@ -4,7 +4,7 @@ Of the 23 pictures a family lays out, each of the numbers 12–20 has one. A two
 numeral learned from a soft picture (shaken a little, out of focus) matches the sharp
 numerals of a game less well than a sharp numeral sharing a digit with it does: a cream
 deck's soft 19 let every other 19 be read as a 10. Its digits are printed sharp
-elsewhere, though: the 1 of every other teen, the 9 alone. Where the deck prints its
+elsewhere, though: the 1 and the 9 alone (or the 1 of another teen). Where the deck prints its
 two-digit numerals with the digits of its single ones (checked by composing its sharp
 teens the same way), and the composed numeral, blurred, looks like the soft picture, the
 composed numeral is the template.
@@ -43,7 +43,7 @@ def compose_soft(templates: dict[int, np.ndarray], soft: set[int]) -> dict[int, 
                  enumerate(_composed(number, templates, sharp - {number}, squeeze) for squeeze in _SQUEEZES)
                  if composed is not None]
         if tried:
-            likeness, _, composed = max(tried, key=lambda t: t[:2])
+            likeness, _, composed = max(tried, key=lambda t: (t[0], -t[1]))  # alike: the less squeezed
             if likeness >= _EXPLAINS_MIN:
                 templates[number] = composed
                 replaced[number] = likeness
