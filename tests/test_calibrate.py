@@ -303,39 +303,3 @@ def test_a_poor_picture_beside_a_good_one_of_its_number_teaches_no_numeral(poor,
     good_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
     number = Card.parse(code).number
     assert np.array_equal(profile.templates[number], good_only.templates[number])
-
-
-def _smeared(picture: np.ndarray, length_px: int = 11) -> np.ndarray:
-    """A camera moved sideways while the picture was taken."""
-    kernel = np.zeros((length_px, length_px), np.float32)
-    kernel[length_px // 2, :] = 1 / length_px
-    return cv2.filter2D(picture, -1, kernel)
-
-
-def test_a_smeared_two_digit_numeral_is_composed_from_the_sharp_digits_of_other_numbers(tmp_path, crops, grid):
-    """The only 19 smeared, though not past the blur that asks for a retake: learned from
-    it, its template read none of the deck's 19s. The 1 of the other teens and the 9
-    alone are sharp, and put together they read every 19."""
-    folder = _write(tmp_path / "p", crops, calibration_set())
-    cv2.imwrite(str(folder / "R19.png"), _smeared(crops[Card.parse("R19")][0]))
-    profile, report = calibrate(folder, deck_name="x")
-    assert report.composed == [19] and report.retake == [] and profile.learned_from["composed"] == [19]
-    assert "composed from the sharp digits of other numbers (their pictures are not sharp): 19" in report.text()
-    _assert_reads_every(19, profile, grid)
-
-
-def test_two_digit_numerals_are_not_composed_from_digits_the_deck_prints_otherwise(calibrated):
-    """A deck printing its single numbers larger than the digits of its two-digit ones:
-    its sharp teens do not come out of its single digits, so no numeral is composed."""
-    from companion.vision.composed import compose_soft
-
-    _, profile, _ = calibrated
-    maps = {n: t.astype(np.float32) / 255 for n, t in profile.templates.items()}
-    assert compose_soft(dict(maps), {19}).keys() == {19}  # the deck as printed: composed
-    larger = dict(maps)
-    for n in range(1, 10):
-        h, w = maps[n].shape
-        big = cv2.resize(maps[n], None, fx=1.3, fy=1.3, interpolation=cv2.INTER_LINEAR)
-        y0, x0 = (big.shape[0] - h) // 2, (big.shape[1] - w) // 2
-        larger[n] = np.ascontiguousarray(big[y0:y0 + h, x0:x0 + w])
-    assert compose_soft(larger, {19}) == {}

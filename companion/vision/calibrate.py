@@ -17,10 +17,7 @@ A poor picture teaches no numeral where a good picture of the same number does: 
 blurred one (shaken or out of focus: much less fine detail than the others) or a washed
 out one (glare or too much light on the card: its numeral stands out far less than on
 the others). Where it is the only one, the numeral is learned from it and the report
-names it for a retake (``retake``). A two-digit numeral whose pictures are all soft
-(sharper than blurred, but not sharp) is composed from the sharp digits of other
-numbers where the deck's sharp numerals show that works (:mod:`companion.vision.composed`;
-``composed``), unless the composed numeral then misreads its own picture.
+names it for a retake (``retake``).
 
 A picture in which no card is found, or whose card shows no print, is left out with a
 warning that names it and says why; what is left must still make a whole profile (one
@@ -36,7 +33,6 @@ picture instead.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import re
 import sys
 import tempfile
@@ -48,7 +44,7 @@ import cv2
 import numpy as np
 
 from ..cards import COLOURS, Card, Colour
-from . import composed, numerals
+from . import numerals
 from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
 from .read import CardReader, card_for_matching, glyph_map, upright_corners
@@ -100,7 +96,6 @@ class CalibrationReport:
     warnings: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)  # pictures left out: no card found, or no print on it
     retake: list[str] = field(default_factory=list)  # poor pictures a numeral had to be learned from
-    composed: list[int] = field(default_factory=list)  # numbers composed from other numbers' sharp digits
 
     def text(self) -> str:
         left_out = f" ({len(self.left_out)} left out: {', '.join(self.left_out)})" if self.left_out else ""
@@ -113,9 +108,6 @@ class CalibrationReport:
                  f"  cards found by: {', '.join(f'{k} {v}' for k, v in sorted(self.found_by.items()))}; "
                  f"upside down: {len(self.turned)}",
                  f"  reading its own pictures: {self.self_test[0]} of {self.self_test[1]} right"]
-        if self.composed:
-            lines.insert(2, f"  composed from the sharp digits of other numbers (their pictures are not sharp): "
-                            f"{', '.join(map(str, self.composed))}")
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
@@ -183,7 +175,6 @@ class _Picture:
     turned: bool = False
     turn_evidence: float = 0.0
     poor: str = ""  # why its numeral is not to be learned from where a good picture is: "blurred", "washed out"
-    sharpness: float = 1.0  # its fine detail over the set's typical picture's
 
 
 def calibrate(images, deck_name: str, layout: Layout | None = None,
@@ -224,7 +215,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     for p in pictures:
         p.glyph = glyph_map(p.measurement)
     warnings: list[str] = [f"{_lost_text([item])}: left out" for item in lost]
-    _mark_poor(pictures, layout, warnings)
+    retake = _mark_poor(pictures, layout, warnings)
 
     numerals.normalise(pictures, layout)
     box = numerals.learn_box(pictures, layout)
@@ -233,9 +224,6 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     layout = Layout(layout.px_per_mm, layout.match_px_per_mm, box, layout.search_mm, layout.margin_mm)
     numerals.orient(pictures, layout)
     templates = numerals.templates(pictures, layout, warnings)
-    learned = dict(templates)
-    composed_numbers = _compose_soft_numerals(pictures, templates)
-    retake = _retakes(pictures, warnings)
     by_colour = {c: [p for p in pictures if p.card.colour is c] for c in COLOURS}
     full = [c for c in COLOURS if {p.card.number for p in by_colour[c]} >= set(NUMBERS)]
     if not full:
@@ -263,45 +251,27 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     learned_from = {"pictures": len(pictures), "source": source,
                     "cards": " ".join(c.code for c in sorted({p.card for p in pictures})),
                     "pictures_per_colour": {c.letter: len(by_colour[c]) for c in COLOURS},
-                    "full_colours": [c.letter for c in full], "composed": sorted(composed_numbers),
-                    "date": date.today().isoformat()}
+                    "full_colours": [c.letter for c in full], "date": date.today().isoformat()}
     profile = Profile(deck=deck_name, inverse=inverse, layout=layout, inks=inks, colour_covariance=covariance,
                       templates=templates, inks_lab=inks_lab, learned_from=learned_from, warnings=list(warnings),
                       face_print=numerals.face_print(pictures, layout))
-    misread = _misread(profile, pictures)
-    # a composed numeral that does not read its own picture (two numbers composed alike,
-    # an 16 and an 18) is worse than the soft one it replaced
-    undone = {p.card.number for p in misread} & composed_numbers
-    if undone:
-        composed_numbers -= undone
-        templates.update({n: learned[n] for n in undone})
-        learned_from["composed"] = sorted(composed_numbers)
-        profile = dataclasses.replace(profile, templates=templates)
-        misread = _misread(profile, pictures)
+    reader = CardReader(profile)
+    misread = []
+    for p in pictures:
+        reading = reader.read_card(p.image, p.corners)
+        if reading.card is not p.card or reading.upside_down != p.turned:
+            misread.append(p.name)
     right = len(pictures) - len(misread)
     report = CalibrationReport(
         deck=deck_name, pictures=len(pictures), cards=[p.card.code for p in pictures], numbers=sorted(templates),
         colours=[c.letter for c in inks], inverse=inverse, numeral_box_mm=box,
         turned=[p.name for p in pictures if p.turned],
         found_by={k: sum(p.found_by == k for p in pictures) for k in {p.found_by for p in pictures}},
-        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake,
-        composed=sorted(composed_numbers))
+        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake)
     if misread:
-        names = [p.name for p in misread]
         report.warnings.append(f"reads only {right} of its own {len(pictures)} pictures right (not "
-                               f"{', '.join(names[:8])}{' ...' if len(names) > 8 else ''}): retake those")
+                               f"{', '.join(misread[:8])}{' ...' if len(misread) > 8 else ''}): retake those")
     return profile, report
-
-
-def _misread(profile: Profile, pictures: list[_Picture]) -> list[_Picture]:
-    """The pictures the profile does not read as their card, the right way up."""
-    reader = CardReader(profile)
-    misread = []
-    for p in pictures:
-        reading = reader.read_card(p.image, p.corners)
-        if reading.card is not p.card or reading.upside_down != p.turned:
-            misread.append(p)
-    return misread
 
 
 def _lost_text(lost: list[tuple[str, str]]) -> str:
@@ -370,46 +340,24 @@ def sharpness(glyph: np.ndarray, layout: Layout) -> float:
     return float(np.sum(fine * fine) / max(float(np.sum(coarse * coarse)), 1e-9))
 
 
-def _mark_poor(pictures: list[_Picture], layout: Layout, warnings: list[str]) -> None:
+def _mark_poor(pictures: list[_Picture], layout: Layout, warnings: list[str]) -> list[str]:
     """Marks the pictures much blurrier (``_BLURRED``) or much more washed out
     (``_WASHED_OUT``) than the set's typical one: their numerals are learned from the
-    other pictures of the same number where there are any (their ink still counts)."""
+    other pictures of the same number where there are any (their ink still counts).
+    Returns the names of the poor pictures a numeral must be learned from all the same,
+    to be retaken."""
     if len(pictures) < 3:
-        return
+        return []
     detail = np.array([sharpness(p.glyph, layout) for p in pictures])
     contrast = np.array([p.measurement.contrast for p in pictures])
-    for p, kept, stands_out in zip(pictures, detail / float(np.median(detail)), contrast):
-        p.sharpness = float(kept)
-        p.poor = ("blurred" if kept < _BLURRED else
+    for p, kept, stands_out in zip(pictures, detail, contrast):
+        p.poor = ("blurred" if kept < _BLURRED * float(np.median(detail)) else
                   "washed out" if stands_out < _WASHED_OUT * float(np.median(contrast)) else "")
-    for p in pictures:
-        if p.poor and any(q.card.number == p.card.number and not q.poor for q in pictures):
-            warnings.append(f"{p.name} is {p.poor}: its numeral was learned from the other pictures of its number")
-
-
-def _compose_soft_numerals(pictures: list[_Picture], templates: dict[int, np.ndarray]) -> set[int]:
-    """Two-digit numerals whose good pictures are all soft (sharper than blurred, but not
-    sharp), composed from the sharp digits of other numbers where that works
-    (:mod:`companion.vision.composed`); returns the numbers composed."""
-    good = [p for p in pictures if not p.poor]  # a number only poor pictures show is to be retaken
-    soft = {n for n in templates
-            if any(p.card.number == n for p in good) and all(p.sharpness < composed.SOFT
-                                                              for p in good if p.card.number == n)}
-    if not soft:
-        return set()
-    maps = {n: t.astype(np.float32) / 255 for n, t in templates.items()}
-    replaced = composed.compose_soft(maps, soft)
-    for number in replaced:
-        templates[number] = np.round(np.clip(maps[number], 0.0, 1.0) * 255).astype(np.uint8)
-    return set(replaced)
-
-
-def _retakes(pictures: list[_Picture], warnings: list[str]) -> list[str]:
-    """The poor pictures a numeral had to be learned from all the same (no good picture
-    of the number), named in a warning."""
     only: dict[str, list[str]] = {}
-    for p in pictures:
-        if p.poor and not any(q.card.number == p.card.number and not q.poor for q in pictures):
+    for p in (p for p in pictures if p.poor):
+        if any(q.card.number == p.card.number and not q.poor for q in pictures):
+            warnings.append(f"{p.name} is {p.poor}: its numeral was learned from the other pictures of its number")
+        else:
             only.setdefault(p.poor, []).append(p.name)
     why = {"blurred": "blurred (shaken or out of focus)", "washed out": "washed out (glare or too much light)"}
     for poor, names in only.items():
