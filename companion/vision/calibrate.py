@@ -67,6 +67,8 @@ _BLURRED = 0.5
 # inverse 11's 0.37; an inverse 17 under a glare spot stood at 0.10, and its washed-out
 # template read no 17 of the deck.
 _WASHED_OUT = 0.2
+_POOR = {"blurred": ("blurred (shaken or out of focus)", "held still"),  # what it is, how to retake it
+         "washed out": ("washed out (glare or too much light)", "out of the glare")}
 _FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
 
 
@@ -350,20 +352,19 @@ def _mark_poor(pictures: list[_Picture], layout: Layout, warnings: list[str]) ->
         return []
     detail = np.array([sharpness(p.glyph, layout) for p in pictures])
     contrast = np.array([p.measurement.contrast for p in pictures])
+    blurred, washed_out = _BLURRED * float(np.median(detail)), _WASHED_OUT * float(np.median(contrast))
     for p, kept, stands_out in zip(pictures, detail, contrast):
-        p.poor = ("blurred" if kept < _BLURRED * float(np.median(detail)) else
-                  "washed out" if stands_out < _WASHED_OUT * float(np.median(contrast)) else "")
+        p.poor = "blurred" if kept < blurred else "washed out" if stands_out < washed_out else ""
     only: dict[str, list[str]] = {}
     for p in (p for p in pictures if p.poor):
         if any(q.card.number == p.card.number and not q.poor for q in pictures):
             warnings.append(f"{p.name} is {p.poor}: its numeral was learned from the other pictures of its number")
         else:
             only.setdefault(p.poor, []).append(p.name)
-    why = {"blurred": "blurred (shaken or out of focus)", "washed out": "washed out (glare or too much light)"}
     for poor, names in only.items():
-        warnings.append(f"{why[poor]}: {', '.join(names)}; their numerals were learned from them all the same: "
-                        f"retake them, {'held still' if poor == 'blurred' else 'out of the glare'}, or those "
-                        f"numbers may be misread")
+        why, how = _POOR[poor]
+        warnings.append(f"{why}: {', '.join(names)}; their numerals were learned from them all the same: "
+                        f"retake them, {how}, or those numbers may be misread")
     return [name for names in only.values() for name in names]
 
 

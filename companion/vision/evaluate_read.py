@@ -228,9 +228,9 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
     """A profile per style, calibrated from its 23 calibration pictures (R1–R20, Y11, G11,
     B11) as ``elfer synth cards`` renders them (written to ``folder``/style, or a temporary
     folder). A picture the calibration names, because the card is not found in it or it is
-    blurred or washed out and the only picture of its number, is retaken, as a family would: the next
-    variant of that card replaces it (``retaken``, when given, collects the cards per
-    style)."""
+    blurred or washed out and the only picture of its number, is retaken, as a family
+    would: the next variant of that card replaces it (``retaken``, when given, collects
+    the cards per style)."""
     import tempfile
 
     from ..sim.datasets import write_cards
