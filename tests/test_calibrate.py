@@ -12,6 +12,7 @@ import pytest
 from companion.cards import DECK, Card, Colour
 from companion.cli import main as elfer
 from companion.vision.calibrate import CalibrationError, calibrate, card_of_filename
+from companion.vision.digits import ncc
 from companion.vision.evaluate_read import NEUTRAL_LIGHT, calibration_crops, calibration_set, table
 from companion.vision.profile import Profile
 from companion.vision.read import CardReader, upright_corners
@@ -303,3 +304,86 @@ def test_a_poor_picture_beside_a_good_one_of_its_number_teaches_no_numeral(poor,
     good_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
     number = Card.parse(code).number
     assert np.array_equal(profile.templates[number], good_only.templates[number])
+
+
+def _given_outlines(grid, change=None) -> dict:
+    """The calibration cards of the grid as (picture, outline) pairs, ``change`` applied
+    to some of them: {card code: (picture, outline) -> (picture, outline)}."""
+    from companion.vision.evaluate_read import crop_around
+
+    wanted, pictures = set(calibration_set()), {}
+    for picture in grid:
+        for card, polygon in zip(picture.cards, picture.polygons):
+            if card in wanted:
+                given = crop_around(picture.image, np.asarray(polygon, float), 40)
+                pictures[card] = [(change or {}).get(card.code, lambda *given: given)(*given)]
+    return pictures
+
+
+def _turned(degrees: float, down_mm: float = 0.0):
+    """An outline turned about its middle and moved down the card."""
+    def turn(image, outline):
+        angle = np.radians(degrees)
+        rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        middle = outline.mean(axis=0)
+        down = down_mm * (outline[3] - outline[0]) / 91.0
+        return image, (outline - middle) @ rotation.T + middle + down
+    return turn
+
+
+def test_an_outline_a_few_degrees_off_its_card_is_straightened(grid):
+    """A search on a checked cloth can follow the cloth's lines, a few degrees off the
+    card: the numeral learned from it would be turned as much (a cream 13 learned 8° off
+    read the deck's 13s as 15s). The deck's print outside the numeral (frame, corner
+    indices) tells how far the outline is off, and it is moved onto the card."""
+    profile, report = calibrate(_given_outlines(grid, {"R13": _turned(8.0), "R2": _turned(-5.0)}), deck_name="x")
+    assert sorted(report.straightened) == ["R13#1", "R2#1"]
+    assert "outlines straightened: 2" in report.text()
+    _assert_reads_every(13, profile, grid)
+    _assert_reads_every(2, profile, grid)
+    straight, _ = calibrate(_given_outlines(grid), deck_name="x")
+    for number in (13, 2):  # the template is the one the card's true outline teaches
+        assert ncc(profile.templates[number] / 255.0, straight.templates[number] / 255.0) > 0.95
+
+
+def test_a_picture_whose_outline_misses_its_card_is_named_for_a_retake(grid):
+    """An outline far off its card (across the card and the table beside it): moving it
+    a little does not bring the deck's print where the other cards have it, so the picture
+    is poorly outlined, and the only picture of its number is named for a retake."""
+    profile, report = calibrate(_given_outlines(grid, {"R7": _turned(20.0, down_mm=12.0)}), deck_name="x")
+    assert report.retake == ["R7#1"] and "R7#1" not in report.straightened
+    assert any(w.startswith("poorly outlined (the card's edges were not found") and "R7#1" in w
+               for w in report.warnings)
+
+
+def test_a_picture_the_profile_misreads_is_named(tmp_path, crops):
+    """A yellow 17 saved as R17_2.png: the profile learns red from the red cards and reads
+    that picture as the yellow 17 it is; the report names it, for the family to retake."""
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    cv2.imwrite(str(folder / "R17_2.png"), crops[Card.parse("Y17")][0])
+    _, report = calibrate(folder, deck_name="x")
+    assert report.misread == ["R17_2.png"]
+    assert report.self_test == (23, 24)
+    assert "reads only 23 of its own 24 pictures right (not R17_2.png): retake those" in report.warnings
+
+
+def _glare_on_left(picture: np.ndarray) -> np.ndarray:
+    """A lamp's reflection over the left half of the card: the paper there saturates."""
+    h, w = picture.shape[:2]
+    rows, cols = np.mgrid[:h, :w]
+    share = np.exp(-((cols - 0.38 * w) ** 2 + (rows - h / 2) ** 2) / (2 * (0.18 * min(h, w)) ** 2))
+    return np.uint8(np.clip(picture * (1 - 0.75 * share[..., None]) + 295 * 0.75 * share[..., None], 0, 255))
+
+
+def test_a_numeral_half_under_glare_is_learned_whole(tmp_path, crops, grid):
+    """Glare over the 1 of the only 17 leaves that digit pale beside a full 7: learned
+    as it is, the template matched 12s as well as 17s and read the deck's 17s as 12s.
+    Each stroke is evened to its own strength first, as the reader does under glare."""
+    folder = _write(tmp_path / "p", crops, calibration_set())
+    cv2.imwrite(str(folder / "R17.png"), _glare_on_left(crops[Card.parse("R17")][0]))
+    profile, report = calibrate(folder, deck_name="x")
+    template = profile.templates[17].astype(float) / 255.0
+    halves = template[:, :template.shape[1] // 2], template[:, template.shape[1] // 2:]
+    strokes = [float(np.percentile(half, 95)) for half in halves]  # the digits' strength
+    assert min(strokes) > 0.8 * max(strokes)
+    _assert_reads_every(17, profile, grid)

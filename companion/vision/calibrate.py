@@ -44,10 +44,10 @@ import cv2
 import numpy as np
 
 from ..cards import COLOURS, Card, Colour
-from . import numerals
+from . import numerals, straighten
 from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
-from .read import CardReader, card_for_matching, glyph_map, upright_corners
+from .read import CardReader, card_for_matching, glyph_map, under_glare_evened, upright_corners
 from .single import locate
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -68,7 +68,9 @@ _BLURRED = 0.5
 # template read no 17 of the deck.
 _WASHED_OUT = 0.2
 _POOR = {"blurred": ("blurred (shaken or out of focus)", "held still"),  # what it is, how to retake it
-         "washed out": ("washed out (glare or too much light)", "out of the glare")}
+         "washed out": ("washed out (glare or too much light)", "out of the glare"),
+         "poorly outlined": ("poorly outlined (the card's edges were not found: its print is not where the other "
+                             "cards' is)", "on a plain part of the table")}
 _FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
 
 
@@ -94,10 +96,12 @@ class CalibrationReport:
     numeral_box_mm: tuple[float, ...]
     turned: list[str]  # pictures in which the card lay upside down
     found_by: dict[str, int]  # how cards were found: "finder", "outline", "search" (single.py) or "given"
+    straightened: list[str] = field(default_factory=list)  # pictures whose outline was moved onto the card
     self_test: tuple[int, int] = (0, 0)  # (read right, pictures)
     warnings: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)  # pictures left out: no card found, or no print on it
     retake: list[str] = field(default_factory=list)  # poor pictures a numeral had to be learned from
+    misread: list[str] = field(default_factory=list)  # pictures the profile does not read right (the self-test)
 
     def text(self) -> str:
         left_out = f" ({len(self.left_out)} left out: {', '.join(self.left_out)})" if self.left_out else ""
@@ -108,7 +112,7 @@ class CalibrationReport:
                  f"  numeral box: x {self.numeral_box_mm[0]:.1f}-{self.numeral_box_mm[2]:.1f} mm, "
                  f"y {self.numeral_box_mm[1]:.1f}-{self.numeral_box_mm[3]:.1f} mm",
                  f"  cards found by: {', '.join(f'{k} {v}' for k, v in sorted(self.found_by.items()))}; "
-                 f"upside down: {len(self.turned)}",
+                 f"upside down: {len(self.turned)}; outlines straightened: {len(self.straightened)}",
                  f"  reading its own pictures: {self.self_test[0]} of {self.self_test[1]} right"]
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
@@ -176,7 +180,7 @@ class _Picture:
     measurement: object = None
     turned: bool = False
     turn_evidence: float = 0.0
-    poor: str = ""  # why its numeral is not to be learned from where a good picture is: "blurred", "washed out"
+    poor: str = ""  # why its numeral is not learned from it where a good picture is: a key of ``_POOR``
 
 
 def calibrate(images, deck_name: str, layout: Layout | None = None,
@@ -217,7 +221,12 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     for p in pictures:
         p.glyph = glyph_map(p.measurement)
     warnings: list[str] = [f"{_lost_text([item])}: left out" for item in lost]
-    retake = _mark_poor(pictures, layout, warnings)
+    _mark_poor(pictures, layout)
+    for p in pictures:
+        # as the reader sees it: a numeral half under a glare spot would teach half a numeral
+        p.glyph = under_glare_evened(p.glyph, p.measurement, layout.match_px_per_mm)
+    straightened = _straighten(pictures, layout, inverse)
+    retake = _name_poor(pictures, warnings)
 
     numerals.normalise(pictures, layout)
     box = numerals.learn_box(pictures, layout)
@@ -269,7 +278,9 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         colours=[c.letter for c in inks], inverse=inverse, numeral_box_mm=box,
         turned=[p.name for p in pictures if p.turned],
         found_by={k: sum(p.found_by == k for p in pictures) for k in {p.found_by for p in pictures}},
-        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake)
+        straightened=straightened,
+        self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake,
+        misread=misread)
     if misread:
         report.warnings.append(f"reads only {right} of its own {len(pictures)} pictures right (not "
                                f"{', '.join(misread[:8])}{' ...' if len(misread) > 8 else ''}): retake those")
@@ -300,8 +311,9 @@ def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, str]
             ordered = upright_corners(corners)
             card_image = card_for_matching(image, ordered, layout)
             # keep only the card's neighbourhood of the picture (for the self-test), not the picture
-            x0, y0 = np.maximum(np.floor(ordered.min(axis=0)).astype(int) - 8, 0)
-            x1, y1 = np.ceil(ordered.max(axis=0)).astype(int) + 9
+            # (wide enough for an outline a few degrees off its card to be moved onto it)
+            x0, y0 = np.maximum(np.floor(ordered.min(axis=0)).astype(int) - 24, 0)
+            x1, y1 = np.ceil(ordered.max(axis=0)).astype(int) + 25
             pictures.append(_Picture(card, name, image[y0:y1, x0:x1].copy(), card_image, ordered - [x0, y0],
                                      found_by))
     return pictures, lost
@@ -342,19 +354,45 @@ def sharpness(glyph: np.ndarray, layout: Layout) -> float:
     return float(np.sum(fine * fine) / max(float(np.sum(coarse * coarse)), 1e-9))
 
 
-def _mark_poor(pictures: list[_Picture], layout: Layout, warnings: list[str]) -> list[str]:
+def _mark_poor(pictures: list[_Picture], layout: Layout) -> None:
     """Marks the pictures much blurrier (``_BLURRED``) or much more washed out
     (``_WASHED_OUT``) than the set's typical one: their numerals are learned from the
-    other pictures of the same number where there are any (their ink still counts).
-    Returns the names of the poor pictures a numeral must be learned from all the same,
-    to be retaken."""
+    other pictures of the same number where there are any (their ink still counts)."""
     if len(pictures) < 3:
-        return []
+        return
     detail = np.array([sharpness(p.glyph, layout) for p in pictures])
     contrast = np.array([p.measurement.contrast for p in pictures])
     blurred, washed_out = _BLURRED * float(np.median(detail)), _WASHED_OUT * float(np.median(contrast))
     for p, kept, stands_out in zip(pictures, detail, contrast):
         p.poor = "blurred" if kept < blurred else "washed out" if stands_out < washed_out else ""
+
+
+def _straighten(pictures: list[_Picture], layout: Layout, inverse: bool) -> list[str]:
+    """Moves each outline that is off its card onto it, by the print the deck has outside
+    its numerals (:mod:`companion.vision.straighten`), and measures the card again there;
+    marks as poorly outlined a picture whose print is not where the others' is either way.
+    Returns the names of the pictures moved."""
+    box = numerals.learn_box(pictures, layout) if len(pictures) >= 3 else None
+    if box is None:
+        return []
+    around = Layout(layout.px_per_mm, layout.match_px_per_mm, box, layout.search_mm, layout.margin_mm)
+    margin = round(layout.margin_mm * layout.match_px_per_mm)
+    moved = []
+    for p, (as_it_lies, best, move) in zip(pictures, straighten.offsets([p.glyph for p in pictures], around)):
+        if best >= max(as_it_lies + straighten.MOVE_GAIN, straighten.MIN_LIKENESS):
+            p.corners = straighten.moved_corners(p.corners, move, layout)
+            p.card_image = card_for_matching(p.image, p.corners, layout)
+            p.measurement = measure(p.card_image, inverse, layout.match_px_per_mm, margin)
+            p.glyph = under_glare_evened(glyph_map(p.measurement), p.measurement, layout.match_px_per_mm)
+            moved.append(p.name)
+        if not p.poor and max(best, as_it_lies) < straighten.MIN_LIKENESS:  # blur or glare explains it
+            p.poor = "poorly outlined"
+    return moved
+
+
+def _name_poor(pictures: list[_Picture], warnings: list[str]) -> list[str]:
+    """Warns of the poor pictures; returns the names of those a numeral must be learned
+    from all the same (the only pictures of their numbers), to be retaken."""
     only: dict[str, list[str]] = {}
     for p in (p for p in pictures if p.poor):
         if any(q.card.number == p.card.number and not q.poor for q in pictures):

@@ -227,9 +227,9 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
                         retaken: dict[str, list[str]] | None = None) -> dict[str, Profile]:
     """A profile per style, calibrated from its 23 calibration pictures (R1–R20, Y11, G11,
     B11) as ``elfer synth cards`` renders them (written to ``folder``/style, or a temporary
-    folder). A picture the calibration names, because the card is not found in it or it is
-    blurred or washed out and the only picture of its number, is retaken, as a family
-    would: the next variant of that card replaces it (``retaken``, when given, collects
+    folder). A picture the calibration names, because the card is not found in it, it is
+    blurred or washed out and the only picture of its number, or the profile misreads it,
+    is retaken, as a family would: the next variant of that card replaces it (``retaken``, when given, collects
     the cards per style)."""
     import tempfile
 
@@ -245,7 +245,7 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
             for retake in range(2, 7):
                 try:
                     profiles[style], report = calibrate(out, deck_name=style)
-                    lost = report.left_out + report.retake
+                    lost = report.left_out + report.retake + report.misread
                 except CalibrationError as error:  # a picture the profile needs was left out
                     if not error.left_out or retake == 6:
                         raise

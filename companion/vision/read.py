@@ -236,11 +236,14 @@ def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
     return float(np.minimum(*profiles).max())
 
 
-def _evened(glyphs: np.ndarray, window: int) -> np.ndarray:
-    """A glyph map with each stroke scaled to about 1 by the strongest ink around it
-    (``window`` pixels; at least ``GLARE_FLOOR``): where a glare spot saturates the
-    paper, the strokes under it lose most of their contrast, those beside it none."""
-    size = max(3, window | 1)
+def under_glare_evened(glyphs: np.ndarray, measurement: Measurement, px_per_mm: float) -> np.ndarray:
+    """The glyph map of a card with glare (``GLARE_SHARE`` of it saturated) with each
+    stroke scaled to about 1 by the strongest ink around it (``GLARE_WINDOW_MM``; at
+    least ``GLARE_FLOOR``): where a glare spot saturates the paper, the strokes under it
+    lose most of their contrast, those beside it none. Without glare, as it is."""
+    if measurement.glare < GLARE_SHARE:
+        return glyphs
+    size = max(3, round(GLARE_WINDOW_MM * px_per_mm) | 1)
     level = cv2.blur(cv2.dilate(glyphs, np.ones((size, size), np.uint8)), (size, size))
     return glyphs / np.maximum(level, np.float32(GLARE_FLOOR))
 
@@ -340,9 +343,8 @@ class CardReader:
         surroundings on every side."""
         x0, y0, x1, y1 = (v + pad for v in self.box)
         s = self.search if search is None else min(search, x0, y0)
-        region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
-        if measurement.glare >= GLARE_SHARE:
-            region = _evened(region, round(GLARE_WINDOW_MM * self.match_scale))
+        region = under_glare_evened(glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s)), measurement,
+                                    self.match_scale)
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
             region = cv2.GaussianBlur(region, (0, 0), self.blur)
         h, w = y1 - y0, x1 - x0
@@ -488,5 +490,5 @@ class CardReader:
         return [self.read_card(frame, corners) for corners in cards]
 
 
-__all__ = ["CardReader", "CardReading", "card_for_matching", "face_corners", "glyph_map", "rectify", "upright_corners",
-           "warp_card"]
+__all__ = ["CardReader", "CardReading", "card_for_matching", "face_corners", "glyph_map", "rectify",
+           "under_glare_evened", "upright_corners", "warp_card"]
