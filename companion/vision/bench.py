@@ -180,7 +180,8 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
     retaken: dict[str, list[str]] = {}
     profiles = calibrated_profiles(sorted(by_style), seed=7, folder=cache / "calibration", retaken=retaken)
     for style, cards in sorted(retaken.items()):
-        print(f"calibrating {style}: {len(cards)} pictures retaken ({', '.join(cards)}: no card found, blurred, "
+        pictures = "picture" if len(cards) == 1 else "pictures"
+        print(f"calibrating {style}: {len(cards)} {pictures} retaken ({', '.join(cards)}: no card found, blurred, "
               f"washed out or poorly outlined, or misread by the profile), as a family would when elfer calibrate "
               f"names them")
     readers = {style: TableReader(profile) for style, profile in profiles.items()}

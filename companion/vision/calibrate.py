@@ -59,7 +59,8 @@ _RETAKE = "retake those: one whole card a picture, flat, with the play-area mark
 # typically keep is blurred (shaken or out of focus). On rendered calibration pictures
 # those below it all had a defocus of 1.2 px or more or a motion smear of 4.8 px or more
 # (at 1280 × 720); a numeral learned from one matches other blurred numerals too well (a
-# cream deck's smeared 19 took a 16 and a 10 for 19s).
+# cream deck's smeared 19 took a 16 and a 10 for 19s). At 0.42 far fewer pictures are
+# retaken, but the bench's cream profile then read game frames worse (README).
 _BLURRED = 0.5
 # A picture whose numeral stands out from the card (``Measurement.contrast``) less than
 # this share of the set's typical card is washed out. On rendered picture sets the
