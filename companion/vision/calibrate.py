@@ -36,7 +36,7 @@ import argparse
 import re
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
@@ -226,14 +226,14 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     for p in pictures:
         # as the reader sees it: a numeral half under a glare spot would teach half a numeral
         p.glyph = under_glare_evened(p.glyph, p.measurement, layout.match_px_per_mm)
-    straightened = _straighten(pictures, layout, inverse)
+    straightened = _straighten(pictures, layout, inverse, margin)
     retake = _name_poor(pictures, warnings)
 
     numerals.normalise(pictures, layout)
     box = numerals.learn_box(pictures, layout)
     if box is None:
         raise CalibrationError("no centre numeral found on any card")
-    layout = Layout(layout.px_per_mm, layout.match_px_per_mm, box, layout.search_mm, layout.margin_mm)
+    layout = replace(layout, numeral_box_mm=box)
     numerals.orient(pictures, layout)
     templates = numerals.templates(pictures, layout, warnings)
     by_colour = {c: [p for p in pictures if p.card.colour is c] for c in COLOURS}
@@ -368,18 +368,18 @@ def _mark_poor(pictures: list[_Picture], layout: Layout) -> None:
         p.poor = "blurred" if kept < blurred else "washed out" if stands_out < washed_out else ""
 
 
-def _straighten(pictures: list[_Picture], layout: Layout, inverse: bool) -> list[str]:
+def _straighten(pictures: list[_Picture], layout: Layout, inverse: bool, margin: int) -> list[str]:
     """Moves each outline that is off its card onto it, by the print the deck has outside
     its numerals (:mod:`companion.vision.straighten`), and measures the card again there;
     marks as poorly outlined a picture whose print is not where the others' is either way.
-    Returns the names of the pictures moved."""
+    ``margin``: the band (px) the pictures were first measured without. Returns the names
+    of the pictures moved."""
     box = numerals.learn_box(pictures, layout) if len(pictures) >= 3 else None
     if box is None:
         return []
-    around = Layout(layout.px_per_mm, layout.match_px_per_mm, box, layout.search_mm, layout.margin_mm)
-    margin = round(layout.margin_mm * layout.match_px_per_mm)
     moved = []
-    for p, (as_it_lies, best, move) in zip(pictures, straighten.offsets([p.glyph for p in pictures], around)):
+    offsets = straighten.offsets([p.glyph for p in pictures], replace(layout, numeral_box_mm=box))
+    for p, (as_it_lies, best, move) in zip(pictures, offsets):
         if best >= max(as_it_lies + straighten.MOVE_GAIN, straighten.MIN_LIKENESS):
             p.corners = straighten.moved_corners(p.corners, move, layout)
             p.card_image = card_for_matching(p.image, p.corners, layout)
