@@ -19,6 +19,8 @@ from collections.abc import Mapping
 import cv2
 import numpy as np
 
+from . import kernels
+
 FINE_PX_PER_MM = 1.0
 SIDE_END_MM = 7  # left out at both ends of a side: rounded corners
 RIM_MM = 10  # depth of the border compared between opposite sides
@@ -51,8 +53,8 @@ class Patch:
         end = int(SIDE_END_MM * FINE_PX_PER_MM)
         self.along_v = slice(reach + end, rows - reach - end)  # rows used for the left and right sides
         self.along_h = slice(reach + end, cols - reach - end)  # columns used for the top and bottom
-        self.thin_u = _thin(self.gu[self.along_v], self.edge_t)  # rows × columns
-        self.thin_v = _thin(np.ascontiguousarray(self.gv[:, self.along_h].T), self.edge_t)  # columns × rows
+        self.thin_u = kernels.thin(self.gu[self.along_v], self.edge_t)  # rows × columns
+        self.thin_v = kernels.thin_transposed(self.gv[:, self.along_h], self.edge_t)  # columns × rows
 
     # the mean colour across the card, per column and per row (the border's look): only the
     # side search and the border check need them, not every patch
@@ -105,37 +107,9 @@ class Patch:
         # right sides and v = v0 + t tan(d) along its top and bottom
         for thin, positions, t_offset, sign in ((self.thin_u, sides[0], self.along_v.start - (rows - 1) / 2, 1.0),
                                                 (self.thin_v, sides[1], self.along_h.start - (cols - 1) / 2, -1.0)):
-            width = thin.shape[1]
-            near = np.zeros(width, bool)
-            for position in positions:
-                near[max(0, int(round(position)) - band):int(round(position)) + band + 1] = True
-            columns = np.flatnonzero(near)
-            r, j = np.nonzero(thin[:, columns])  # row by row, as over the whole patch
-            if len(r) < 20:
-                continue
-            c = columns[j]
-            weight = thin[r, c]
-            if len(r) > TURN_POINTS:
-                strongest = np.argpartition(-weight, TURN_POINTS)[:TURN_POINTS]
-                r, c, weight = r[strongest], c[strongest], weight[strongest]
-            weight = np.minimum(weight, 4 * EDGE_T).astype(np.float64)
-            # every trial turn at once (steps × points), worked in place: these arrays are
-            # the refinement's largest
-            moved = np.multiply.outer(turns, sign * (r + t_offset))
-            moved += c
-            np.clip(moved, 0, width - 1.001, out=moved)
-            low = np.floor(moved)
-            upper = np.subtract(moved, low, out=moved)  # linear binning: no jagged steps from rounding
-            index = low.astype(np.int64)
-            index += (np.arange(steps) * width)[:, None]
-            lower_weight = np.subtract(1, upper, out=low)
-            lower_weight *= weight
-            upper *= weight
-            bins = np.bincount(index.ravel(), weights=lower_weight.ravel(), minlength=steps * width)
-            index += 1
-            bins += np.bincount(index.ravel(), weights=upper.ravel(), minlength=steps * width + 1)[:-1]
-            bins = bins.reshape(steps, width)
-            sharpness += np.einsum("ij,ij->i", bins, bins)
+            centres = np.array([int(round(position)) for position in positions])
+            kernels.turn_sharpness(thin, centres - band, centres + band + 1, float(t_offset), sign, turns,
+                                   TURN_POINTS, 4 * EDGE_T, sharpness)
         best = int(np.argmax(sharpness))
         fraction = 0.0
         if 0 < best < steps - 1:
@@ -181,7 +155,7 @@ class Patch:
         r, wi, hi = self.reach, int(round(self.w)), int(round(self.h))
         inner = int(8 * FINE_PX_PER_MM)
         # across the short way numerals are wide: count edges along the whole width
-        cover_across = coverage(_thin(np.ascontiguousarray(self.gv[:, r:r + wi + 1].T), self.edge_t))
+        cover_across = coverage(kernels.thin_transposed(self.gv[:, r:r + wi + 1], self.edge_t))
         return float(self._cover_u[r + inner:r + wi - inner].max()), float(cover_across[r + inner:r + hi - inner].max())
 
     def border_mismatch(self) -> float:
@@ -278,22 +252,9 @@ class Evidence(Mapping):
 
 # --- helpers ---------------------------------------------------------------------------------
 
-def _thin(g: np.ndarray, threshold: float) -> np.ndarray:
-    """|g| where it peaks along each row and exceeds ``threshold``, else 0."""
-    a = np.abs(g)
-    out = np.zeros_like(a)
-    core = a[:, 1:-1]
-    out[:, 1:-1] = core * ((core >= a[:, :-2]) & (core > a[:, 2:]) & (core > threshold))
-    return out
-
-
 def coverage(thin_rows: np.ndarray) -> np.ndarray:
     """Per column: the share of rows with an edge within one pixel of it."""
-    hit = thin_rows > 0
-    near = hit.copy()
-    near[:, 1:] |= hit[:, :-1]
-    near[:, :-1] |= hit[:, 1:]
-    return np.count_nonzero(near, axis=0) / near.shape[0]  # the mean, in whole numbers until the last step
+    return kernels.coverage(thin_rows)
 
 
 def _median(values: np.ndarray) -> float:
@@ -319,32 +280,10 @@ def _scale(a: np.ndarray, b: np.ndarray) -> float:
 
 def _pair_search(cover: np.ndarray, profile: np.ndarray, length: float, reach: int, rim: int = 0) -> int | None:
     """The offset (from the expected place) of the best pair of opposite sides: both
-    present, and the borders inside them alike."""
-    span, depth = int(round(length)), int(RIM_MM * FINE_PX_PER_MM)
-    offsets = np.arange(-reach, reach + 1)
-    starts = reach + offsets
-    valid = (starts >= 1) & (starts + span <= len(cover) - 2)
-    if not valid.any():
-        return None
-    offsets, starts = offsets[valid], starts[valid]
-    ends = starts + span
-    steps = np.arange(1, depth + 1)
-    first, second = profile[starts[:, None] + steps], profile[ends[:, None] - steps]  # offsets × depth × 3
-    # means as sums over counts (what ``mean`` computes), without its per-call overhead:
-    # this runs four times per refinement stage
-    first -= np.add.reduce(first, axis=1, keepdims=True) / depth
-    second -= np.add.reduce(second, axis=1, keepdims=True) / depth
-    count = depth * profile.shape[1]
-    scale = np.maximum(8.0, np.add.reduce(np.abs(first), axis=(1, 2)) / count
-                       + np.add.reduce(np.abs(second), axis=(1, 2)) / count)
-    first -= second
-    mismatch = np.add.reduce(np.abs(first), axis=(1, 2)) / count / scale
-    first_side, second_side = cover[starts], cover[ends]
-    for inset in range(1, rim + 1):
-        first_side = np.maximum(first_side, cover[starts + inset])  # a rim is far narrower than a card
-        second_side = np.maximum(second_side, cover[ends - inset])
-    value = np.minimum(first_side, 0.9) + np.minimum(second_side, 0.9) - mismatch / SYM_SCALE * 0.25
-    return int(offsets[int(np.argmax(value))])
+    present, and the borders inside them alike (``kernels.pair_search``)."""
+    offset = kernels.pair_search(cover, profile, int(round(length)), reach, int(RIM_MM * FINE_PX_PER_MM), rim,
+                                 0.25 / SYM_SCALE)
+    return None if offset < -reach else offset
 
 
 def side_positions(thin_rows, magnitude, position, window=1, keep_rows=False):
@@ -353,16 +292,10 @@ def side_positions(thin_rows, magnitude, position, window=1, keep_rows=False):
     low, high = int(round(position)) - window, int(round(position)) + window + 1
     if low < 1 or high > thin_rows.shape[1] - 1:
         return None
-    band = thin_rows[:, low:high]
-    rows = np.nonzero(band.max(axis=1) > 0)[0]
+    rows, positions = kernels.side_positions(thin_rows, magnitude, low, high)
     if not len(rows):
         return None
-    cols = band[rows].argmax(axis=1) + low
-    before, at, after = magnitude[rows, cols - 1], magnitude[rows, cols], magnitude[rows, cols + 1]
-    curvature = before - 2 * at + after
-    offset = np.where(curvature < 0, 0.5 * (before - after) / np.where(curvature < 0, curvature, -1.0), 0.0)
-    positions = cols + np.clip(offset, -0.5, 0.5)
-    return (rows.astype(np.float64), positions) if keep_rows else positions
+    return (rows, positions) if keep_rows else positions
 
 
 def _chord(rho: float, theta: float, width: int, height: int) -> float:
