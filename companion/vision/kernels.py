@@ -1,176 +1,179 @@
-"""The finder's inner loops, compiled (numba): what :mod:`companion.vision.patch` does
-to every card-sized patch it cuts, several hundred times a frame.
+"""The finder's inner loops: what :mod:`companion.vision.patch` does to every card-sized
+patch it cuts, several hundred times a frame.
 
 Written as numpy these are a few dozen small array operations per patch, and on arrays
 of about a hundred by a hundred pixels numpy's cost per call, not the arithmetic, is
-most of the time: the refinement of one outline took about a millisecond. Each function
-here does one of them in a single pass and gives what its numpy original gave (sums
-are taken in float64, so the last bits may differ)."""
+most of the time. So each one is also written in C (``_kernels.c``, built with the
+package where a C compiler is at hand, see ``setup.py``), one pass over the patch, and
+used when it was built (``COMPILED``); the numpy versions below are what it gives (sums
+are taken in float64 in both, so only their last bits may differ), and stand in where
+it was not built. A JIT compiler (numba) would have spared the C, but loading LLVM
+costs a reading process about 125 MB, most of the memory a Raspberry Pi can give it.
+"""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-_jit = numba.njit(cache=True, nogil=True)
+try:
+    from . import _kernels
+except ImportError:  # built without a C compiler: the numpy versions serve, slower
+    _kernels = None
+
+COMPILED = _kernels is not None
 
 
-@_jit
 def thin(g: np.ndarray, threshold: float) -> np.ndarray:
-    """|g| where it peaks along each row (at least its left, more than its right
-    neighbour) and exceeds ``threshold``, else 0; the first and last column are 0."""
-    rows, cols = g.shape
-    out = np.zeros((rows, cols), np.float32)
-    for i in range(rows):
-        for j in range(1, cols - 1):
-            a = abs(g[i, j])
-            if a > threshold and a >= abs(g[i, j - 1]) and a > abs(g[i, j + 1]):
-                out[i, j] = a
+    """|g| (float32, rows × columns) where it peaks along each row (at least its left,
+    more than its right neighbour) and exceeds ``threshold``, else 0; the first and
+    last column are 0."""
+    g = _float32(g)
+    if _kernels is None:
+        return _numpy_thin(g, threshold)
+    out = np.empty(g.shape, np.float32)
+    _kernels.thin(g, float(threshold), out, False)
     return out
 
 
-@_jit
 def thin_transposed(g: np.ndarray, threshold: float) -> np.ndarray:
     """``thin(g.T, threshold)`` without the transposed copy: peaks down each column."""
-    rows, cols = g.shape
-    out = np.zeros((cols, rows), np.float32)
-    for j in range(cols):
-        for i in range(1, rows - 1):
-            a = abs(g[i, j])
-            if a > threshold and a >= abs(g[i - 1, j]) and a > abs(g[i + 1, j]):
-                out[j, i] = a
+    g = _float32(g)
+    if _kernels is None:
+        return _numpy_thin(np.ascontiguousarray(g.T), threshold)
+    out = np.empty(g.shape[::-1], np.float32)
+    _kernels.thin(g, float(threshold), out, True)
     return out
 
 
-@_jit
 def coverage(thin_rows: np.ndarray) -> np.ndarray:
-    """Per column: the share of rows with an edge within one pixel of it."""
-    rows, cols = thin_rows.shape
-    counts = np.zeros(cols, np.int64)
-    for i in range(rows):
-        for j in range(cols):
-            if (thin_rows[i, j] > 0 or (j > 0 and thin_rows[i, j - 1] > 0)
-                    or (j + 1 < cols and thin_rows[i, j + 1] > 0)):
-                counts[j] += 1
-    return counts / rows
+    """Per column: the share of rows with an edge within one pixel of it (float64)."""
+    thin_rows = _float32(thin_rows)
+    if _kernels is None:
+        return _numpy_coverage(thin_rows)
+    out = np.empty(thin_rows.shape[1])
+    _kernels.coverage(thin_rows, out)
+    return out
 
 
-@_jit
 def pair_search(cover: np.ndarray, profile: np.ndarray, span: int, reach: int, depth: int, rim: int,
-                mismatch_weight: float) -> int:
-    """The offset (from the expected place) of the best pair of opposite sides ``span``
-    apart: both on edges (``cover``, capped at 0.9), the borders ``depth`` deep inside
-    them alike (``profile``: mean colour per column, each border less its own mean),
-    less ``mismatch_weight`` per unit of their normalised difference; a side may show up
-    to ``rim`` pixels inside. -1 - reach when no pair fits."""
-    n, channels = profile.shape
-    count = depth * channels
-    best, best_offset = -np.inf, -1 - reach
-    first = np.empty((depth, channels))
-    second = np.empty((depth, channels))
-    for offset in range(-reach, reach + 1):
-        start = reach + offset
-        end = start + span
-        if start < 1 or end > len(cover) - 2:
-            continue
-        for c in range(channels):
-            sum_first = 0.0
-            sum_second = 0.0
-            for k in range(depth):
-                first[k, c] = profile[start + 1 + k, c]
-                second[k, c] = profile[end - 1 - k, c]
-                sum_first += first[k, c]
-                sum_second += second[k, c]
-            for k in range(depth):
-                first[k, c] -= sum_first / depth
-                second[k, c] -= sum_second / depth
-        spread_first = 0.0
-        spread_second = 0.0
-        apart = 0.0
-        for k in range(depth):
-            for c in range(channels):
-                spread_first += abs(first[k, c])
-                spread_second += abs(second[k, c])
-                apart += abs(first[k, c] - second[k, c])
-        scale = max(8.0, spread_first / count + spread_second / count)
-        first_side, second_side = cover[start], cover[end]
-        for inset in range(1, rim + 1):  # a rim is far narrower than a card
-            first_side = max(first_side, cover[start + inset])
-            second_side = max(second_side, cover[end - inset])
-        value = min(first_side, 0.9) + min(second_side, 0.9) - apart / count / scale * mismatch_weight
-        if value > best:
-            best, best_offset = value, offset
-    return best_offset
+                mismatch_weight: float) -> int | None:
+    """The offset (-``reach`` … ``reach``, from the expected place) of the best pair of
+    opposite sides ``span`` apart: both on edges (``cover``, capped at 0.9), the borders
+    ``depth`` deep inside them alike (``profile``: the mean colour per column, each
+    border less its own mean), less ``mismatch_weight`` per unit of their normalised
+    difference; a side may show up to ``rim`` pixels inside. None when no pair fits."""
+    cover, profile = np.asarray(cover, np.float64), _float32(profile)
+    if _kernels is None:
+        return _numpy_pair_search(cover, profile, span, reach, depth, rim, mismatch_weight)
+    offset = _kernels.pair_search(cover, profile, int(span), int(reach), int(depth), int(rim), float(mismatch_weight))
+    return None if offset < -reach else offset
 
 
-@_jit
 def turn_sharpness(thin_rows: np.ndarray, low: np.ndarray, high: np.ndarray, t_offset: float, sign: float,
                    turns: np.ndarray, most_points: int, weight_cap: float, sharpness: np.ndarray) -> None:
-    """Adds to ``sharpness`` (one per trial turn) how sharply the edge points of
-    ``thin_rows`` in the column bands [low, high) pile up when projected across the
-    rows at each turn (``tan`` of it in ``turns``): u = u0 + sign · t · tan, t the row
-    less ``t_offset``; the sum of squares of the linearly binned projections. At most
-    ``most_points`` of the strongest points count, each capped at ``weight_cap``;
-    fewer than 20 add nothing."""
-    rows, width = thin_rows.shape
-    near = np.zeros(width, np.bool_)
-    for band in range(len(low)):
-        for j in range(max(0, low[band]), min(width, high[band])):
-            near[j] = True
-    total = 0
-    for i in range(rows):
-        for j in range(width):
-            if near[j] and thin_rows[i, j] > 0:
-                total += 1
-    if total < 20:
+    """Adds to ``sharpness`` (float64, one per trial turn) how sharply the edge points of
+    ``thin_rows`` in the column bands [low, high) pile up when projected across the rows
+    at each turn (``turns``: its tangent): u = u0 + sign · t · tan, t the row less
+    ``t_offset``; the sum of squares of the linearly binned projections. At most
+    ``most_points`` of the strongest points count (of equal ones the first, row by row),
+    each capped at ``weight_cap``; fewer than 20 points add nothing."""
+    thin_rows = _float32(thin_rows)
+    low, high = np.asarray(low, np.int64), np.asarray(high, np.int64)
+    turns = np.asarray(turns, np.float64)
+    if _kernels is None:
+        sharpness += _numpy_turn_sharpness(thin_rows, low, high, t_offset, sign, turns, most_points, weight_cap)
         return
-    r = np.empty(total)
-    c = np.empty(total)
-    weight = np.empty(total)
-    k = 0
-    for i in range(rows):
-        for j in range(width):
-            if near[j] and thin_rows[i, j] > 0:
-                r[k], c[k], weight[k] = i, j, thin_rows[i, j]
-                k += 1
-    if total > most_points:
-        strongest = np.argsort(-weight, kind="mergesort")[:most_points]
+    _kernels.turn_sharpness(thin_rows, low, high, float(t_offset), float(sign), turns, int(most_points),
+                            float(weight_cap), sharpness)
+
+
+def side_positions(thin_rows: np.ndarray, magnitude: np.ndarray, low: int, high: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row with an edge in columns [low, high) (1 <= low, high < columns - 1): the
+    row and the sub-pixel position of its strongest edge there (the first of equal
+    ones), by a parabola through the gradient ``magnitude`` around it."""
+    thin_rows, magnitude = _float32(thin_rows), _float32(magnitude)
+    if _kernels is None:
+        return _numpy_side_positions(thin_rows, magnitude, low, high)
+    rows, positions = np.empty(thin_rows.shape[0]), np.empty(thin_rows.shape[0])
+    n = _kernels.side_positions(thin_rows, magnitude, int(low), int(high), rows, positions)
+    return rows[:n], positions[:n]
+
+
+def _float32(array: np.ndarray) -> np.ndarray:
+    return array if array.dtype == np.float32 else array.astype(np.float32)
+
+
+# --- the numpy versions --------------------------------------------------------------------
+
+def _numpy_thin(g: np.ndarray, threshold: float) -> np.ndarray:
+    a = np.abs(g)
+    out = np.zeros_like(a)
+    core = a[:, 1:-1]
+    out[:, 1:-1] = core * ((core >= a[:, :-2]) & (core > a[:, 2:]) & (core > threshold))
+    return out
+
+
+def _numpy_coverage(thin_rows: np.ndarray) -> np.ndarray:
+    hit = thin_rows > 0
+    near = hit.copy()
+    near[:, 1:] |= hit[:, :-1]
+    near[:, :-1] |= hit[:, 1:]
+    return np.count_nonzero(near, axis=0) / near.shape[0]
+
+
+def _numpy_pair_search(cover, profile, span, reach, depth, rim, mismatch_weight) -> int | None:
+    offsets = np.arange(-reach, reach + 1)
+    starts = reach + offsets
+    valid = (starts >= 1) & (starts + span <= len(cover) - 2)
+    if not valid.any():
+        return None
+    offsets, starts = offsets[valid], starts[valid]
+    ends = starts + span
+    steps = np.arange(1, depth + 1)
+    first = profile[starts[:, None] + steps].astype(np.float64)  # offsets × depth × channels
+    second = profile[ends[:, None] - steps].astype(np.float64)
+    first -= first.mean(axis=1, keepdims=True)
+    second -= second.mean(axis=1, keepdims=True)
+    scale = np.maximum(8.0, np.abs(first).mean(axis=(1, 2)) + np.abs(second).mean(axis=(1, 2)))
+    mismatch = np.abs(first - second).mean(axis=(1, 2)) / scale
+    first_side, second_side = cover[starts], cover[ends]
+    for inset in range(1, rim + 1):  # a rim is far narrower than a card
+        first_side = np.maximum(first_side, cover[starts + inset])
+        second_side = np.maximum(second_side, cover[ends - inset])
+    value = np.minimum(first_side, 0.9) + np.minimum(second_side, 0.9) - mismatch_weight * mismatch
+    return int(offsets[int(np.argmax(value))])
+
+
+def _numpy_turn_sharpness(thin_rows, low, high, t_offset, sign, turns, most_points, weight_cap) -> np.ndarray:
+    width = thin_rows.shape[1]
+    near = np.zeros(width, bool)
+    for start, end in zip(low, high):
+        near[max(0, start):max(0, end)] = True
+    columns = np.flatnonzero(near)
+    r, j = np.nonzero(thin_rows[:, columns])  # row by row
+    if len(r) < 20:
+        return np.zeros(len(turns))
+    c = columns[j]
+    weight = thin_rows[r, c]
+    if len(r) > most_points:
+        strongest = np.argsort(-weight, kind="stable")[:most_points]
         r, c, weight = r[strongest], c[strongest], weight[strongest]
-    weight = np.minimum(weight, weight_cap)
-    bins = np.zeros(width)
-    for step in range(len(turns)):
-        bins[:] = 0.0
-        for p in range(len(r)):
-            moved = min(max(c[p] + turns[step] * sign * (r[p] + t_offset), 0.0), width - 1.001)
-            at = int(np.floor(moved))
-            upper = moved - at
-            bins[at] += (1.0 - upper) * weight[p]
-            bins[at + 1] += upper * weight[p]
-        total_sq = 0.0
-        for j in range(width):
-            total_sq += bins[j] * bins[j]
-        sharpness[step] += total_sq
+    weight = np.minimum(weight.astype(np.float64), weight_cap)
+    moved = np.clip(np.multiply.outer(turns, sign * (r + t_offset)) + c, 0, width - 1.001)  # turns × points
+    low_bin = np.floor(moved)
+    upper = moved - low_bin
+    index = low_bin.astype(np.int64) + (np.arange(len(turns)) * (width + 1))[:, None]
+    bins = np.bincount(index.ravel(), ((1 - upper) * weight).ravel(), minlength=len(turns) * (width + 1))
+    bins += np.bincount((index + 1).ravel(), (upper * weight).ravel(), minlength=len(turns) * (width + 1))
+    bins = bins.reshape(len(turns), width + 1)
+    return np.einsum("ij,ij->i", bins, bins)
 
 
-@_jit
-def side_positions(thin_rows: np.ndarray, magnitude: np.ndarray, low: int, high: int):
-    """Per row with an edge in columns [low, high): the row and the sub-pixel position of
-    its strongest edge there (a parabola through the gradient magnitude around it)."""
-    rows = thin_rows.shape[0]
-    found_rows = np.empty(rows)
-    positions = np.empty(rows)
-    n = 0
-    for i in range(rows):
-        best_col, best = -1, 0.0
-        for j in range(low, high):
-            if thin_rows[i, j] > best:
-                best, best_col = thin_rows[i, j], j
-        if best_col < 0:
-            continue
-        before, at, after = magnitude[i, best_col - 1], magnitude[i, best_col], magnitude[i, best_col + 1]
-        curvature = before - 2 * at + after
-        offset = 0.5 * (before - after) / curvature if curvature < 0 else 0.0
-        found_rows[n] = i
-        positions[n] = best_col + min(max(offset, -0.5), 0.5)
-        n += 1
-    return found_rows[:n], positions[:n]
+def _numpy_side_positions(thin_rows, magnitude, low, high) -> tuple[np.ndarray, np.ndarray]:
+    band = thin_rows[:, low:high]
+    rows = np.nonzero(band.max(axis=1) > 0)[0]
+    cols = band[rows].argmax(axis=1) + low
+    before, at, after = magnitude[rows, cols - 1], magnitude[rows, cols], magnitude[rows, cols + 1]
+    curvature = (before - 2 * at + after).astype(np.float64)
+    offset = np.where(curvature < 0, 0.5 * (before - after) / np.where(curvature < 0, curvature, -1.0), 0.0)
+    return rows.astype(np.float64), cols + np.clip(offset, -0.5, 0.5)

@@ -281,9 +281,8 @@ def _scale(a: np.ndarray, b: np.ndarray) -> float:
 def _pair_search(cover: np.ndarray, profile: np.ndarray, length: float, reach: int, rim: int = 0) -> int | None:
     """The offset (from the expected place) of the best pair of opposite sides: both
     present, and the borders inside them alike (``kernels.pair_search``)."""
-    offset = kernels.pair_search(cover, profile, int(round(length)), reach, int(RIM_MM * FINE_PX_PER_MM), rim,
-                                 0.25 / SYM_SCALE)
-    return None if offset < -reach else offset
+    return kernels.pair_search(cover, profile, int(round(length)), reach, int(RIM_MM * FINE_PX_PER_MM), rim,
+                               0.25 / SYM_SCALE)
 
 
 def side_positions(thin_rows, magnitude, position, window=1, keep_rows=False):
