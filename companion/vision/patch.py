@@ -60,11 +60,11 @@ class Patch:
     # side search and the border check need them, not every patch
     @functools.cached_property
     def profile_u(self) -> np.ndarray:
-        return cv2.reduce(self.colour[self.along_v].astype(np.float32), 0, cv2.REDUCE_AVG)[0]  # columns × 3
+        return cv2.reduce(self.colour[self.along_v], 0, cv2.REDUCE_AVG, dtype=cv2.CV_32F)[0]  # columns × 3
 
     @functools.cached_property
     def profile_v(self) -> np.ndarray:
-        return cv2.reduce(self.colour[:, self.along_h].astype(np.float32), 1, cv2.REDUCE_AVG)[:, 0]  # rows × 3
+        return cv2.reduce(self.colour[:, self.along_h], 1, cv2.REDUCE_AVG, dtype=cv2.CV_32F)[:, 0]  # rows × 3
 
     @classmethod
     def cut(cls, image, cx, cy, theta, w, h, reach) -> "Patch":
@@ -101,7 +101,7 @@ class Patch:
         projections pile up most sharply wins (the deskewing of scanned documents). Edges
         of a neighbour or of the card below, away from the sides, do not count."""
         rows, cols = self.gu.shape
-        turns = np.tan(np.radians(np.linspace(-span_deg, span_deg, steps)))
+        turns = _trial_turns(span_deg, steps)
         sharpness = np.zeros(steps)
         # a card turned by d from the patch axes has u = u0 - t tan(d) along its left and
         # right sides and v = v0 + t tan(d) along its top and bottom
@@ -251,6 +251,14 @@ class Evidence(Mapping):
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=8)
+def _trial_turns(span_deg: float, steps: int) -> np.ndarray:
+    """tan of ``steps`` turns evenly from -``span_deg`` to ``span_deg`` (read only: shared)."""
+    turns = np.tan(np.radians(np.linspace(-span_deg, span_deg, steps)))
+    turns.flags.writeable = False
+    return turns
+
 
 def coverage(thin_rows: np.ndarray) -> np.ndarray:
     """Per column: the share of rows with an edge within one pixel of it."""
