@@ -59,13 +59,19 @@ static PyObject *thin(PyObject *self, PyObject *args) {
         for (Py_ssize_t line = 0; line < lines; line++) {
             F32(out, line, 0) = 0.0f;
             F32(out, line, length - 1) = 0.0f;
-            for (Py_ssize_t k = 1; k < length - 1; k++) {
-                float before = transposed ? F32(g, k - 1, line) : F32(g, line, k - 1);
-                float at = transposed ? F32(g, k, line) : F32(g, line, k);
-                float after = transposed ? F32(g, k + 1, line) : F32(g, line, k + 1);
-                float a = fabsf(at);
-                F32(out, line, k) = (a > threshold && a >= fabsf(before) && a > fabsf(after)) ? a : 0.0f;
-            }
+        }
+        if (!transposed) {
+            for (Py_ssize_t i = 0; i < g.rows; i++)
+                for (Py_ssize_t j = 1; j < g.cols - 1; j++) {
+                    float a = fabsf(F32(g, i, j));
+                    F32(out, i, j) = (a > threshold && a >= fabsf(F32(g, i, j - 1)) && a > fabsf(F32(g, i, j + 1))) ? a : 0.0f;
+                }
+        } else {
+            for (Py_ssize_t j = 0; j < g.cols; j++)
+                for (Py_ssize_t i = 1; i < g.rows - 1; i++) {
+                    float a = fabsf(F32(g, i, j));
+                    F32(out, j, i) = (a > threshold && a >= fabsf(F32(g, i - 1, j)) && a > fabsf(F32(g, i + 1, j))) ? a : 0.0f;
+                }
         }
     }
     PyBuffer_Release(&g.view);
@@ -84,14 +90,18 @@ static PyObject *coverage(PyObject *self, PyObject *args) {
     if (out.rows != t.cols) {
         PyErr_SetString(PyExc_ValueError, "out has the wrong length");
     } else {
-        for (Py_ssize_t j = 0; j < t.cols; j++) {
-            Py_ssize_t count = 0;
-            for (Py_ssize_t i = 0; i < t.rows; i++) {
-                if (F32(t, i, j) > 0 || (j > 0 && F32(t, i, j - 1) > 0) || (j + 1 < t.cols && F32(t, i, j + 1) > 0))
-                    count++;
+        Py_ssize_t cols = t.cols;
+        for (Py_ssize_t j = 0; j < cols; j++) F64(out, j) = 0.0;
+        for (Py_ssize_t i = 0; i < t.rows; i++) { /* row by row: the rows are contiguous */
+            int before = 0, at = F32(t, i, 0) > 0;
+            for (Py_ssize_t j = 0; j < cols; j++) {
+                int after = j + 1 < cols && F32(t, i, j + 1) > 0;
+                if (before || at || after) F64(out, j) += 1.0;
+                before = at;
+                at = after;
             }
-            F64(out, j) = (double)count / (double)t.rows;
         }
+        for (Py_ssize_t j = 0; j < cols; j++) F64(out, j) /= (double)t.rows;
     }
     PyBuffer_Release(&t.view);
     PyBuffer_Release(&out.view);
