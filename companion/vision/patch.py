@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from . import kernels
+from .kernels import coverage
 
 FINE_PX_PER_MM = 1.0
 SIDE_END_MM = 7  # left out at both ends of a side: rounded corners
@@ -258,11 +259,6 @@ def _trial_turns(span_deg: float, steps: int) -> np.ndarray:
     turns = np.tan(np.radians(np.linspace(-span_deg, span_deg, steps)))
     turns.flags.writeable = False
     return turns
-
-
-def coverage(thin_rows: np.ndarray) -> np.ndarray:
-    """Per column: the share of rows with an edge within one pixel of it."""
-    return kernels.coverage(thin_rows)
 
 
 def _median(values: np.ndarray) -> float:
