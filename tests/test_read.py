@@ -178,6 +178,24 @@ def test_bare_table_and_noise_are_unknown(decks):
         assert reading.card is None and reading.confidence < 0.5
 
 
+def test_a_card_only_reading_reads_every_card_as_a_whole_reading_does(decks, full_decks):
+    """``card_only`` (outlines the finder rejected) may skip the colour of what is no card,
+    never change what is read as a card, or where."""
+    reader, _ = decks["condensed"]
+    picture = full_decks["condensed"][0]
+    for card, polygon in zip(picture.cards, picture.polygons):
+        for corners in (polygon, polygon + (9.0, 0.0)):  # on the card, and off it (the numeral cut)
+            whole, only = reader.read_card(picture.image, corners), reader.read_card(picture.image, corners, card_only=True)
+            assert only.card == whole.card
+            if whole.card is not None:
+                assert only.upside_down == whole.upside_down and only.confidence == whole.confidence
+                assert np.allclose(only.shift, whole.shift) and only.seam == whole.seam
+    bare = picture.polygons[0] + (0.0, 400.0)  # the table below the cards
+    assert cv2.pointPolygonTest(np.float32(picture.polygons).reshape(-1, 2), tuple(map(float, bare.mean(axis=0))), False) < 0
+    only = reader.read_card(picture.image, bare, card_only=True)
+    assert only.card is None and only.colour is None and only.colour_confidence == 0.0
+
+
 def test_a_colour_the_profile_lacks_is_unknown_not_another_colour(full_decks):
     pictures = {c: p for c, p in _calibration_pictures("reference").items() if c.colour is not Colour.BLUE}
     profile, report = calibrate(pictures, deck_name="no blue")

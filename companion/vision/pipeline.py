@@ -351,7 +351,8 @@ class TableReader:
         a numeral on it, may be the card below or a neighbour's edge: outlines refined
         around it are read too."""
         corners = found.corners_frame
-        reading = self.reader.read_card(frame, corners)
+        # a rejected outline counts only when read as a card: what else it shows is not asked
+        reading = self.reader.read_card(frame, corners, card_only=found.score is None)
         crossed = False  # another card's edge crosses the outline: a card read already lies on it
         if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
             corners = corners + reading.shift

@@ -377,9 +377,13 @@ class CardReader:
         first, turned, _, _ = self._number(scores)
         return self.inks.paper_level(self._ink_of_numeral(measurement, first, turned, offsets), colour)
 
-    def read_card(self, frame: np.ndarray, corners, paper: np.ndarray | None = None) -> CardReading:
+    def read_card(self, frame: np.ndarray, corners, paper: np.ndarray | None = None,
+                  card_only: bool = False) -> CardReading:
         """Read the card whose four corners (frame pixels, any order) are ``corners``
         (``paper``: the paper's level in this light, see :meth:`paper_level`).
+        ``card_only``: the caller wants only a card read (its place and checks), not what
+        an unreadable outline shows: where the number is too unsure for a card, its colour
+        is not measured (``colour`` None, ``colour_confidence`` 0).
 
         An outline a few millimetres off (on a pile the finder may take an edge of the
         card below for the top card's) moves the numeral out of its place: when the
@@ -392,7 +396,7 @@ class CardReader:
         ordered = upright_corners(corners)
         card, m = self._measured(frame, ordered)
         scores, offsets = self.number_scores(m)
-        reading = self._read(m, ordered, scores, offsets, paper=paper)
+        reading = self._read(m, ordered, scores, offsets, paper=paper, card_only=card_only)
         t = self._t
         # unsure, poorly matched, or the numeral at the edge of where it was looked for: it may lie further off
         found_at = offsets[int(reading.upside_down), self.numbers.index(reading.number)]
@@ -404,12 +408,14 @@ class CardReader:
             # card needs its number's confidence at least (the colour's is at most 1)
             could_be_card = self._number(wide_scores)[3] >= t["min_confidence"]
             matches_better = float(wide_scores.max()) > reading.match
-            if (could_be_card and matches_better) if reading.card is not None else (could_be_card or matches_better):
-                wider = self._read(m, ordered, wide_scores, wide_offsets, paper=paper)
+            if ((could_be_card and matches_better) if reading.card is not None
+                    else could_be_card if card_only else (could_be_card or matches_better)):
+                wider = self._read(m, ordered, wide_scores, wide_offsets, paper=paper, card_only=card_only)
                 if wider.number != reading.number and wider.match < reading.match:
                     # another number, matched worse than the first one at its place: the
                     # coarse steps missed a peak; which number wins needs every step
-                    wider = self._read(m, ordered, *self.number_scores(m, self.wide_search), paper=paper)
+                    wider = self._read(m, ordered, *self.number_scores(m, self.wide_search), paper=paper,
+                                       card_only=card_only)
                 if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
                     reading = wider
         if reading.card is None:
@@ -473,16 +479,19 @@ class CardReader:
                       on_strokes)
 
     def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray,
-              pad: int = 0, paper: np.ndarray | None = None) -> CardReading:
+              pad: int = 0, paper: np.ndarray | None = None, card_only: bool = False) -> CardReading:
         t = self._t
         first, turned, match, number_conf = self._number(scores)
         number = self.numbers[first]
+        shift = _shifted(ordered, offsets[int(turned), first] / self.match_scale)
+        face = np.roll(ordered, 2, axis=0) if turned else ordered
+        if card_only and number_conf < t["min_confidence"]:  # no colour can make it a card (its confidence is at most 1)
+            return CardReading(None, 0.0, turned, face.astype(np.float32), None, number, 0.0, number_conf, match, shift,
+                               saturated=bool(m.clipped.any()))
         colour, colour_conf = self.inks.colour(
             self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH), paper)
         confidence = number_conf * colour_conf
-        face = np.roll(ordered, 2, axis=0) if turned else ordered
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
-        shift = _shifted(ordered, offsets[int(turned), first] / self.match_scale)
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
                            match, shift, saturated=bool(m.clipped.any()))
 
