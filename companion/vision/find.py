@@ -205,7 +205,7 @@ class CardFinder:
                            evidence)
 
     def outlines_around(self, view: AreaView, found: FoundCard, shift_mm: float,
-                        turns_deg: tuple[float, ...] = ()) -> list[FoundCard]:
+                        turns_deg: tuple[float, ...] = ()) -> Iterator[FoundCard]:
         """Other outlines near ``found``: refined from starts ``shift_mm`` to either side of it
         along each of its axes, and from its centre turned by each of ``turns_deg``; those
         that settle where ``found`` lies or where another of them did are left out. For a
@@ -217,16 +217,15 @@ class CardFinder:
         starts = [(cx + side * step * math.cos(theta + axis), cy + side * step * math.sin(theta + axis), theta)
                   for side in (-1, 1) for axis in (0.0, math.pi / 2)]
         starts += [(cx, cy, theta + math.radians(turn)) for turn in turns_deg]
-        poses, outlines = [(cx, cy, theta)], []
+        poses = [(cx, cy, theta)]
         for x, y, turn in starts:
             refined = self._refine_from(fine, x, y, turn)
             if refined is None or _repeated(refined[0], poses, within_px=3.0, within_deg=2.0):
                 continue
             pose, evidence = refined
             poses.append(pose)
-            outlines.append(self._found(view, _corners(pose, self.card_mm), fine_scale,
-                                        _verdict(evidence, self.occlusion_only), evidence))
-        return outlines
+            yield self._found(view, _corners(pose, self.card_mm), fine_scale, _verdict(evidence, self.occlusion_only),
+                              evidence)
 
     def verify(self, view: AreaView, corners_frame: np.ndarray) -> float | None:
         """The score of a whole card with these corners (frame pixels), None when the

@@ -372,10 +372,13 @@ class TableReader:
             return
         if look_around and not trusted and _shows_ink(reading):
             turns = AROUND_TURNS_DEG + (AROUND_READ_TURNS_DEG if reading.card is not None else ())
+            known = len(settled)
             for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, turns):
                 far = _turn_between(found.corners_view, other.corners_view) > FAR_TURN_DEG
                 self._consider(frame, view, other, readings, settled, look_around=False,
                                least_match=FAR_TURN_TRUSTED_MATCH if far else None)
+                if len(settled) > known:
+                    break
         if trusted:
             settled.append(corners)
         readings.append((reading, corners, None if crossed else found.score or 0.0))

@@ -286,6 +286,13 @@ def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
     return offset_mm[0] * across + offset_mm[1] * down
 
 
+def _window_sums(table: np.ndarray, h: int, w: int, step: int) -> np.ndarray:
+    """The sums over every ``h`` × ``w`` window (top-left corners every ``step`` pixels,
+    rows first) of the image whose summed-area table (``cv2.integral``) is ``table``."""
+    return (table[h::step, w::step] - table[:-h:step, w::step] - table[h::step, :-w:step]
+            + table[:-h:step, :-w:step]).ravel()
+
+
 @functools.cache
 def _single_threaded_blas() -> None:
     """Numpy's BLAS on one thread for this process. The reader's products are small
@@ -348,15 +355,17 @@ class CardReader:
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
             region = cv2.GaussianBlur(region, (0, 0), self.blur)
         h, w = y1 - y0, x1 - x0
+        n = h * w
+        # each window's spread from summed-area tables: a pass over the region, not over every window
+        sums, squares = (_window_sums(table, h, w, step) for table in cv2.integral2(region, sdepth=cv2.CV_64F,
+                                                                                    sqdepth=cv2.CV_64F))
+        norms = np.sqrt(np.maximum(squares - sums * sums / n, 1e-9)).astype(np.float32)
         if s:
             windows = np.lib.stride_tricks.sliding_window_view(region, (h, w))[::step, ::step]
             across = windows.shape[1]
-            windows = windows.reshape(-1, h * w)
+            windows = windows.reshape(-1, n)
         else:
             windows, across = region.reshape(1, -1), 1
-        n = h * w
-        sums = windows.sum(axis=1)
-        norms = np.sqrt(np.maximum((windows * windows).sum(axis=1) - sums * sums / n, 1e-9))
         scores = (windows @ self._templates) / norms[:, None]
         best = scores.argmax(axis=0)
         offsets = np.stack([best % across * step - s, best // across * step - s], axis=1).astype(np.float64)
