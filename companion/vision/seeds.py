@@ -166,11 +166,10 @@ def _numeral_peaks(ink: np.ndarray, regions, px_per_mm: float, avoid: np.ndarray
         open_ &= np.hypot(px[:, None] - avoid[:, 0], py[:, None] - avoid[:, 1]).min(axis=1) >= avoid_mm * px_per_mm
     seeds: list[tuple[float, float, float]] = []
     start = 0
-    while len(seeds) < MAX_SEEDS:
-        left = np.flatnonzero(open_[start:])
-        if not len(left):
+    while len(seeds) < MAX_SEEDS and start < len(open_):
+        i = start + int(np.argmax(open_[start:]))  # the first open peak, without listing them all
+        if not open_[i]:
             break
-        i = start + int(left[0])
         x, y = _ink_centre(ink, px[i], py[i], CENTRE_MM * px_per_mm)
         seeds.append((x, y, _region_angle(regions, (x, y))))
         start = i + 1
@@ -225,7 +224,7 @@ def _strokes(ink: np.ndarray, least: float, most: float) -> np.ndarray:
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     digit = (extent >= least) & (extent <= most)
     digit[0] = False
-    return digit[labels]
+    return np.take(digit, labels)  # a plain take: about twice as fast as indexing with the label image
 
 
 def _ink_centre(ink: np.ndarray, x: float, y: float, window: float, steps: int = 2) -> tuple[float, float]:
