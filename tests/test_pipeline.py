@@ -251,6 +251,21 @@ def test_a_top_card_turned_a_little_against_its_pile_is_found_from_its_own_numer
     assert set(_named(reading)) <= _on_top(entry["cards"])
 
 
+@pytest.mark.parametrize("scene,surface,card", [(938, "pattern", "R11"), (438, "cloth", "B20"), (998, "cloth", "B12")])
+def test_an_inverse_card_joined_to_others_by_its_fill_is_found(bench_profile, scene, surface, card):
+    """``elfer bench vision`` scenes (seed 2026, inverse deck) where the edges gave no
+    outline and the card's fill made no card-shaped region: 938, the fill of the R11 joined
+    to its neighbour's by a wedge of shadow; 438, the B20 the last card of a fanned row,
+    whose fills are one region; 998, the B12 beside the B11 on wood as saturated as the
+    fill. Shrunk, the R11's fill is a card; the paper numerals in the fill seed the others."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "inverse", surface)
+    label = next(label for label in entry["cards"] if label["card"] == card)
+    assert label["visible_share"] == 1.0
+    reading = TableReader(bench_profile("inverse")).read(frame)
+    assert _named_near(reading, label) == [card]
+    assert set(_named(reading)) <= _on_top(entry["cards"])
+
+
 def test_a_card_half_covered_is_not_read_as_another_number():
     """A 10 with the next card lying over half its 0: the numeral matches a 16 only just
     (0.808) and was reported as one (scene 605 of ``elfer bench vision``, seed 7, cream

@@ -9,7 +9,7 @@ import numpy as np
 from companion.sim.lighting import Lighting
 from companion.vision.area import PlayArea
 from companion.vision.markers import MARKER_SIZE_MM, corner_positions_mm
-from companion.vision.seeds import SEED_PX_PER_MM, fill_seeds, numeral_seed_groups, numeral_seeds
+from companion.vision.seeds import SEED_PX_PER_MM, fill_seed_groups, fill_seeds, numeral_seed_groups, numeral_seeds
 
 from test_find import FULLY_VISIBLE, _laid_out
 
@@ -132,6 +132,32 @@ def test_cards_filled_with_colour_give_a_seed_each_and_a_wooden_table_none():
     for x, y, turn in ((100, 120, 0), (163, 120, 0), (140, 280, 12)):
         sx, sy, theta = min(seeds, key=lambda s: np.hypot(s[0] - x, s[1] - y))
         assert np.hypot(sx - x, sy - y) <= 2 and abs(np.degrees(theta) - turn) <= 1.5
+
+
+def test_a_card_filled_with_colour_joined_to_its_neighbour_by_a_shadow_gives_a_seed():
+    """A wedge of dark shadow as saturated as the fill joins a card to its neighbour
+    (``elfer bench vision`` scene 938): too wide to be cut off as a bridge, together they
+    are no card. Shrunk a few millimetres, each is."""
+    view = np.full((300, 400, 3), (150, 150, 150), np.uint8)
+    _filled_card(view, (120.0, 150.0), 0.0, (40, 40, 220))
+    _filled_card(view, (185.0, 150.0), 0.0, (40, 40, 220))
+    view[183:189, 148:158] = (30, 30, 120)  # the shadow: a bridge 6 mm wide between the fills
+    seeds, _ = fill_seed_groups(view, 1.0)
+    assert len(seeds) == 2
+    for x in (120, 185):
+        assert min(np.hypot(sx - x, sy - 150) for sx, sy, _ in seeds) <= 2
+
+
+def test_the_last_card_of_a_fanned_row_filled_with_colour_gives_a_seed_at_its_numeral():
+    """The fills of a fanned row's cards are one region, no card's shape, with the last
+    card's paper numeral whole in it, and its neighbours' only in part. The numeral gives a
+    seed; no card-shaped region does."""
+    view = np.full((300, 400, 3), (150, 150, 150), np.uint8)
+    for x in (100.0, 118.0, 136.0):
+        _filled_card(view, (x, 150.0), 0.0, (200, 80, 30))
+    cards, numerals = fill_seed_groups(view, 1.0)
+    assert cards == []
+    assert min(np.hypot(x - 136, y - 150) for x, y, _ in numerals) <= 4
 
 
 def test_a_card_filled_with_the_cloths_own_colour_gives_a_seed_inside_its_paper_rim():

@@ -47,9 +47,16 @@ FAINT_INK, FAINT_REACH_MM = 0.9, 9
 # A deck whose faces are filled with colour: the fill is at least this saturated (HSV,
 # 0–255; on 1,500 cards of the bench 95 % showed more over most of the face) …
 FILL_SATURATION = 100
-FILL_CUT_MM = 5  # … a region joined to others only by bridges thinner than this is cut off them
+FILL_CUT_MM = 5  # … a region joined to others only by bridges thinner than this is cut off them …
+FILL_SHRINKS_MM = (0, 3)  # … and a region that is no card so cut is looked at again shrunk by each of these
+RIM_LINE_MM = 4  # paper in the fill thinner than this is a card's rim, not a numeral's stroke
+FILL_PAPER_SATURATION = 60  # paper within the fill is at most this saturated: a pale wood's grain is more
+MAX_FILL_NUMERAL_SEEDS = 12  # the pipeline looks at only a few: the strongest
 FILL_SIZE = (0.85, 1.25)  # a region filled with colour this many times a card's size, either way, is a card …
 FILL_SOLID = 0.85  # … if it fills this share of its smallest rectangle
+# A region of fill no card's shape but at least this share of a card's area may hold a
+# card's numeral: a card's fill joined to others, or split by its pale numeral
+FILL_PART = 0.25
 
 
 def numeral_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM,
@@ -135,11 +142,7 @@ def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, faint: np.ndarray, px_per_
     if level < 40:
         return [], []
     paper = ((grey >= PAPER_SHARE * level) & pale).astype(np.uint8)
-    close = _odd(CLOSE_MM * px_per_mm)
-    cards = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
-    rim = _odd(2 * RIM_MM * px_per_mm)
-    inside = cv2.erode(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))) > 0
-    regions, _ = cv2.findContours(cards, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    inside, regions = _inside_faces(paper, px_per_mm)
     strokes = (STROKE_MM * px_per_mm, LARGEST_STROKE_MM * px_per_mm)
     seeds = _numeral_peaks(_strokes(inside & (paper == 0), *strokes), regions, px_per_mm, avoid, avoid_mm)
     faint_seeds = _numeral_peaks(_strokes(inside & ((paper == 0) | faint), *strokes), regions, px_per_mm, avoid,
@@ -147,8 +150,20 @@ def _seeds_in(view_bgr: np.ndarray, grey: np.ndarray, faint: np.ndarray, px_per_
     return seeds, faint_seeds
 
 
+def _inside_faces(faces: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, tuple]:
+    """Where a numeral may lie in ``faces`` (uint8 mask of the cards' paper, or of their
+    fill): regions with their numerals' holes closed over, without a rim at their edges,
+    and the outlines of those regions."""
+    close = _odd(CLOSE_MM * px_per_mm)
+    cards = cv2.morphologyEx(faces, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
+    rim = _odd(2 * RIM_MM * px_per_mm)
+    inside = cv2.erode(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))) > 0
+    regions, _ = cv2.findContours(cards, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return inside, regions
+
+
 def _numeral_peaks(ink: np.ndarray, regions, px_per_mm: float, avoid: np.ndarray | None,
-                   avoid_mm: float) -> list[tuple[float, float, float]]:
+                   avoid_mm: float, most: int = MAX_SEEDS) -> list[tuple[float, float, float]]:
     """Seeds where ``ink`` (bool) is densest over a numeral's size, strongest first, with
     the angle of the paper region (``regions``) each lies in."""
     box = _odd(NUMERAL_MM * px_per_mm)
@@ -166,7 +181,7 @@ def _numeral_peaks(ink: np.ndarray, regions, px_per_mm: float, avoid: np.ndarray
         open_ &= np.hypot(px[:, None] - avoid[:, 0], py[:, None] - avoid[:, 1]).min(axis=1) >= avoid_mm * px_per_mm
     seeds: list[tuple[float, float, float]] = []
     start = 0
-    while len(seeds) < MAX_SEEDS and start < len(open_):
+    while len(seeds) < most and start < len(open_):
         i = start + int(np.argmax(open_[start:]))  # the first open peak, without listing them all
         if not open_[i]:
             break
@@ -177,26 +192,99 @@ def _numeral_peaks(ink: np.ndarray, regions, px_per_mm: float, avoid: np.ndarray
     return seeds
 
 
-def fill_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM) -> list[tuple[float, float, float]]:
-    """Centres (x, y in view pixels) and turns (radians) of regions filled with colour
-    the size and shape of a card: the faces of a deck filled with colour (inverse), whose
-    paper numerals give ``numeral_seeds`` nothing to find. Blur that wipes out a card's
-    edges leaves its colour. A region of a cloth's colour (wood, a checked cloth) is larger
-    or of another shape; a card lying on such colour joins it and is not seen here. Under a
-    warm lamp a pale cloth is as saturated as the fill: as :func:`numeral_seeds`, the view
-    is looked at again with the paper's tint taken out."""
+def fill_seeds(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM, avoid: np.ndarray | None = None,
+               avoid_mm: float = 0.0) -> list[tuple[float, float, float]]:
+    """Centres (x, y in view pixels) and turns (radians) of cards of a deck whose faces
+    are filled with colour (inverse), whose paper numerals give ``numeral_seeds`` nothing
+    to find: the regions filled with colour the size and shape of a card, then the paper
+    numerals in regions of fill that are not (see :func:`fill_seed_groups`)."""
+    return [seed for group in fill_seed_groups(view_bgr, px_per_mm, avoid, avoid_mm) for seed in group]
+
+
+def fill_seed_groups(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM, avoid: np.ndarray | None = None,
+                     avoid_mm: float = 0.0) -> tuple[list, list]:
+    """:func:`fill_seeds` in two groups. First the regions filled with colour the size and
+    shape of a card, cut off others by bridges thinner than ``FILL_CUT_MM`` or shrunk by
+    ``FILL_SHRINKS_MM`` (a neighbour's shadow, a blurred rim between two cards of a row):
+    blur that wipes out a card's edges leaves its colour. A region of a cloth's colour
+    (wood, a checked cloth) is larger or of another shape; a card lying on such colour
+    joins it and is not seen there. Then, ``SPACING_MM`` from those, paper numerals in
+    the fill: the last card of a fanned row is a region of fill with the rest of the row;
+    none within ``avoid_mm`` of the points ``avoid`` (the play-area markers' paper shows
+    as such on a saturated table). Under a warm lamp a pale cloth is as saturated as the fill: as :func:`numeral_seeds`,
+    the view is looked at again with the paper's tint taken out."""
     grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
-    (seeds,) = _looked_at_twice(view_bgr, grey, lambda view: (_filled_regions(view, px_per_mm),),
-                                SPACING_MM * px_per_mm, MAX_SEEDS)
-    return seeds
+    return _looked_at_twice(view_bgr, grey, lambda view: _filled_regions(view, px_per_mm, avoid, avoid_mm),
+                            SPACING_MM * px_per_mm, MAX_SEEDS)
 
 
-def _filled_regions(view_bgr: np.ndarray, px_per_mm: float) -> list[tuple[float, float, float]]:
-    """One look for card-shaped regions filled with colour (see :func:`fill_seeds`)."""
+def _filled_regions(view_bgr: np.ndarray, px_per_mm: float, avoid: np.ndarray | None,
+                    avoid_mm: float) -> tuple[list, list]:
+    """One look for cards filled with colour (see :func:`fill_seed_groups`): card-shaped
+    regions, and paper numerals within the fill."""
     hsv = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2HSV)
-    fill = (hsv[..., 1] >= FILL_SATURATION).astype(np.uint8)
+    saturated = (hsv[..., 1] >= FILL_SATURATION).astype(np.uint8)
     cut = _odd(FILL_CUT_MM * px_per_mm)
-    fill = cv2.morphologyEx(fill, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cut, cut)))
+    fill = cv2.morphologyEx(saturated, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cut, cut)))
+    cards: list[tuple[float, float, float]] = []
+    unexplained: list[tuple[int, int, int, int]] = []
+    for shrink_mm in FILL_SHRINKS_MM:
+        size = _odd(2 * shrink_mm * px_per_mm)
+        shrunk = cv2.erode(fill, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) if shrink_mm else fill
+        shaped, no_card = _card_shaped(shrunk, px_per_mm, shrink_mm)
+        unexplained = no_card if not shrink_mm else unexplained
+        for x, y, angle in shaped:
+            if all(math.hypot(x - sx, y - sy) >= SPACING_MM * px_per_mm for sx, sy, _ in cards):
+                cards.append((x, y, angle))
+    paper = (hsv[..., 1] < FILL_PAPER_SATURATION).astype(np.uint8)
+    return cards, _numerals_in_fill(fill, paper, unexplained, px_per_mm, avoid, avoid_mm)
+
+
+def _numerals_in_fill(fill: np.ndarray, paper: np.ndarray, regions: list[tuple[int, int, int, int]], px_per_mm: float,
+                      avoid: np.ndarray | None, avoid_mm: float) -> list[tuple[float, float, float]]:
+    """Seeds at numerals of ``paper`` in ``fill`` (uint8 masks) within the bounding boxes
+    ``regions`` (x, y, width, height: the regions of fill of no card's shape, ``FILL_PART``
+    of a card or more; the rest of the fill is a card's or too small to hold one's numeral)."""
+    if not regions:
+        return []
+    pad = int(math.ceil(CLOSE_MM * px_per_mm))
+    x0, y0 = (max(0, min(box[axis] for box in regions) - pad) for axis in (0, 1))
+    x1 = min(fill.shape[1], max(x + w for x, _, w, _ in regions) + pad)
+    y1 = min(fill.shape[0], max(y + h for _, y, _, h in regions) + pad)
+    # looked for at half the scale: numerals are large, and the fill's edges need no detail here
+    scale = 2.0
+    part, pale = ((cv2.resize(mask[y0:y1, x0:x1] * 255, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
+                   >= 128).astype(np.uint8) for mask in (fill, paper))
+    px_per_mm = px_per_mm / scale
+    inside, outlines = _inside_faces(part, px_per_mm)
+    # paper in the fill: the numerals' strokes, and lines thinner than those (the rims of
+    # cards side by side, which join the numerals into one piece; the corner indices)
+    width = _odd(RIM_LINE_MM * px_per_mm)
+    strokes = cv2.morphologyEx((inside & (pale > 0)).astype(np.uint8), cv2.MORPH_OPEN,
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    if avoid is not None:
+        avoid = (np.asarray(avoid, np.float64).reshape(-1, 2) - (x0, y0) + 0.5) / scale - 0.5
+    seeds = _numeral_peaks(strokes > 0, outlines, px_per_mm, avoid, avoid_mm, MAX_FILL_NUMERAL_SEEDS)
+    # a whole numeral first: the strips of a row's other cards each show part of theirs
+    half = int(round(CENTRE_MM * px_per_mm / 2))
+    ink = [int(np.count_nonzero(strokes[max(0, int(y) - half):int(y) + half + 1, max(0, int(x) - half):int(x) + half + 1]))
+           for x, y, _ in seeds]
+    order = sorted(range(len(seeds)), key=lambda i: -ink[i])
+    seeds = [((seeds[i][0] + 0.5) * scale - 0.5 + x0, (seeds[i][1] + 0.5) * scale - 0.5 + y0, seeds[i][2]) for i in order]
+    if avoid is None or not len(avoid):
+        return seeds
+    # moved onto its ink's centre, a seed may have come nearer a marker's paper than its peak lay
+    avoid = (avoid + 0.5) * scale - 0.5 + (x0, y0)
+    reach = avoid_mm * px_per_mm * scale
+    return [seed for seed in seeds if np.hypot(avoid[:, 0] - seed[0], avoid[:, 1] - seed[1]).min() >= reach]
+
+
+def _card_shaped(fill: np.ndarray, px_per_mm: float,
+                 shrunk_mm: float = 0.0) -> tuple[list[tuple[float, float, float]], list[tuple[int, int, int, int]]]:
+    """Centres and turns of the regions of ``fill`` the size and shape of a card, once
+    ``shrunk_mm`` is put back on each side, and the bounding boxes of the others of at least
+    ``FILL_PART`` of a card's area (cards joined to others or to the table, or split by
+    their numerals)."""
     # the numerals are holes in the fill (filled in, not closed over: that would join the
     # cards of a row, a few millimetres apart). On a cloth as saturated as the fill, a
     # card's paper rim rings it in a hole of the cloth's region: every region's outer
@@ -204,16 +292,17 @@ def _filled_regions(view_bgr: np.ndarray, px_per_mm: float) -> list[tuple[float,
     regions, hierarchy = cv2.findContours(fill, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     outer = [region for region, (_, _, _, parent) in zip(regions, hierarchy[0] if len(regions) else ()) if parent < 0]
     short, long = sorted(CARD_MM)
-    seeds = []
+    seeds, others = [], []
     for region in outer:
         (x, y), (w, h), angle = cv2.minAreaRect(region)
-        sides = sorted((w / px_per_mm, h / px_per_mm))
-        if not (FILL_SIZE[0] <= sides[0] / short <= FILL_SIZE[1] and FILL_SIZE[0] <= sides[1] / long <= FILL_SIZE[1]):
-            continue
-        if cv2.contourArea(region) < FILL_SOLID * w * h:
+        sides = sorted((w / px_per_mm + 2 * shrunk_mm, h / px_per_mm + 2 * shrunk_mm))
+        card_sized = FILL_SIZE[0] <= sides[0] / short <= FILL_SIZE[1] and FILL_SIZE[0] <= sides[1] / long <= FILL_SIZE[1]
+        if not card_sized or cv2.contourArea(region) < FILL_SOLID * w * h:
+            if cv2.contourArea(region) >= FILL_PART * short * long * px_per_mm ** 2:
+                others.append(cv2.boundingRect(region))
             continue
         seeds.append((float(x), float(y), math.radians((angle + 45.0) % 90.0 - 45.0)))
-    return seeds
+    return seeds, others
 
 
 def _strokes(ink: np.ndarray, least: float, most: float) -> np.ndarray:
@@ -254,4 +343,4 @@ def _odd(size: float) -> int:
     return max(3, int(round(size)) | 1)
 
 
-__all__ = ["fill_seeds", "numeral_seed_groups", "numeral_seeds"]
+__all__ = ["fill_seed_groups", "fill_seeds", "numeral_seed_groups", "numeral_seeds"]
