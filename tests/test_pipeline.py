@@ -236,6 +236,21 @@ def test_a_top_card_turned_further_against_its_pile_is_found_from_its_numeral_tu
     assert set(_named(reading)) <= on_top
 
 
+@pytest.mark.parametrize("scene,card", [(760, "R13"), (1768, "R20")])
+def test_an_outline_turned_from_a_numeral_seed_counts_where_it_lies_elsewhere(bench_profile, scene, card):
+    """``elfer bench vision`` scenes 760 and 1768 (seed 2026, condensed deck on a patterned
+    cloth): the outline read at the card's numeral seed lies a third of a card off it, read
+    as unknown; an outline refined from the seed turned 10° finds the card, turned alike but
+    somewhere else. Only an outline at the same place and turned alike reads the same
+    numeral again."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "condensed", "pattern")
+    label = next(label for label in entry["cards"] if label["card"] == card)
+    assert label["visible_share"] == 1.0
+    reading = TableReader(bench_profile("condensed")).read(frame)
+    assert _named_near(reading, label) == [card]
+    assert set(_named(reading)) <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,surface", [(1488, "wood"), (1384, "pattern")])
 def test_a_top_card_turned_a_little_against_its_pile_is_found_from_its_own_numerals_seed(bench_profile, scene,
                                                                                           surface):
