@@ -253,10 +253,10 @@ class TableReader:
             for x, y, theta in group:
                 if look_in is not None and not look_in((x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5):
                     continue  # nothing changed around it
-                if _inside((x, y), [in_fine_view(corners) for corners in settled]):
+                settled_here = [in_fine_view(corners) for corners in settled]
+                if _inside((x, y), settled_here):
                     continue  # a card read already
-                if fill_numerals and _near((x, y), [in_fine_view(corners) for corners in settled],
-                                           FILL_NUMERAL_CLEARANCE_MM * SEED_PX_PER_MM):
+                if fill_numerals and _near((x, y), settled_here, FILL_NUMERAL_CLEARANCE_MM * SEED_PX_PER_MM):
                     continue  # paper between cards read already: their rims
                 read_there = [corners for _, corners, _ in readings
                               if _same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM)]

@@ -211,8 +211,9 @@ def fill_seed_groups(view_bgr: np.ndarray, px_per_mm: float = SEED_PX_PER_MM, av
     joins it and is not seen there. Then, ``SPACING_MM`` from those, paper numerals in
     the fill: the last card of a fanned row is a region of fill with the rest of the row;
     none within ``avoid_mm`` of the points ``avoid`` (the play-area markers' paper shows
-    as such on a saturated table). Under a warm lamp a pale cloth is as saturated as the fill: as :func:`numeral_seeds`,
-    the view is looked at again with the paper's tint taken out."""
+    as such on a saturated table). Under a warm lamp a pale cloth is as saturated as the
+    fill: as :func:`numeral_seeds`, the view is looked at again with the paper's tint
+    taken out."""
     grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY)
     return _looked_at_twice(view_bgr, grey, lambda view: _filled_regions(view, px_per_mm, avoid, avoid_mm),
                             SPACING_MM * px_per_mm, MAX_SEEDS)
@@ -232,17 +233,18 @@ def _filled_regions(view_bgr: np.ndarray, px_per_mm: float, avoid: np.ndarray | 
         size = _odd(2 * shrink_mm * px_per_mm)
         shrunk = cv2.erode(fill, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) if shrink_mm else fill
         shaped, no_card = _card_shaped(shrunk, px_per_mm, shrink_mm)
-        unexplained = no_card if not shrink_mm else unexplained
+        if not shrink_mm:
+            unexplained = no_card
         for x, y, angle in shaped:
             if all(math.hypot(x - sx, y - sy) >= SPACING_MM * px_per_mm for sx, sy, _ in cards):
                 cards.append((x, y, angle))
-    paper = (hsv[..., 1] < FILL_PAPER_SATURATION).astype(np.uint8)
-    return cards, _numerals_in_fill(fill, paper, unexplained, px_per_mm, avoid, avoid_mm)
+    return cards, _numerals_in_fill(fill, hsv[..., 1], unexplained, px_per_mm, avoid, avoid_mm)
 
 
-def _numerals_in_fill(fill: np.ndarray, paper: np.ndarray, regions: list[tuple[int, int, int, int]], px_per_mm: float,
-                      avoid: np.ndarray | None, avoid_mm: float) -> list[tuple[float, float, float]]:
-    """Seeds at numerals of ``paper`` in ``fill`` (uint8 masks) within the bounding boxes
+def _numerals_in_fill(fill: np.ndarray, saturation: np.ndarray, regions: list[tuple[int, int, int, int]],
+                      px_per_mm: float, avoid: np.ndarray | None, avoid_mm: float) -> list[tuple[float, float, float]]:
+    """Seeds at numerals of paper (``saturation`` below ``FILL_PAPER_SATURATION``) in
+    ``fill`` (uint8 mask) within the bounding boxes
     ``regions`` (x, y, width, height: the regions of fill of no card's shape, ``FILL_PART``
     of a card or more; the rest of the fill is a card's or too small to hold one's numeral)."""
     if not regions:
@@ -253,8 +255,9 @@ def _numerals_in_fill(fill: np.ndarray, paper: np.ndarray, regions: list[tuple[i
     y1 = min(fill.shape[0], max(y + h for _, y, _, h in regions) + pad)
     # looked for at half the scale: numerals are large, and the fill's edges need no detail here
     scale = 2.0
-    part, pale = ((cv2.resize(mask[y0:y1, x0:x1] * 255, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
-                   >= 128).astype(np.uint8) for mask in (fill, paper))
+    paper = (saturation[y0:y1, x0:x1] < FILL_PAPER_SATURATION).astype(np.uint8)
+    part, pale = ((cv2.resize(mask * 255, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
+                   >= 128).astype(np.uint8) for mask in (fill[y0:y1, x0:x1], paper))
     px_per_mm = px_per_mm / scale
     inside, outlines = _inside_faces(part, px_per_mm)
     # paper in the fill: the numerals' strokes, and lines thinner than those (the rims of
@@ -263,8 +266,9 @@ def _numerals_in_fill(fill: np.ndarray, paper: np.ndarray, regions: list[tuple[i
     strokes = cv2.morphologyEx((inside & (pale > 0)).astype(np.uint8), cv2.MORPH_OPEN,
                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
     if avoid is not None:
-        avoid = (np.asarray(avoid, np.float64).reshape(-1, 2) - (x0, y0) + 0.5) / scale - 0.5
-    seeds = _numeral_peaks(strokes > 0, outlines, px_per_mm, avoid, avoid_mm, MAX_FILL_NUMERAL_SEEDS)
+        avoid = np.asarray(avoid, np.float64).reshape(-1, 2)
+    avoid_here = None if avoid is None else (avoid - (x0, y0) + 0.5) / scale - 0.5
+    seeds = _numeral_peaks(strokes > 0, outlines, px_per_mm, avoid_here, avoid_mm, MAX_FILL_NUMERAL_SEEDS)
     # a whole numeral first: the strips of a row's other cards each show part of theirs
     half = int(round(CENTRE_MM * px_per_mm / 2))
     ink = [int(np.count_nonzero(strokes[max(0, int(y) - half):int(y) + half + 1, max(0, int(x) - half):int(x) + half + 1]))
@@ -274,7 +278,6 @@ def _numerals_in_fill(fill: np.ndarray, paper: np.ndarray, regions: list[tuple[i
     if avoid is None or not len(avoid):
         return seeds
     # moved onto its ink's centre, a seed may have come nearer a marker's paper than its peak lay
-    avoid = (avoid + 0.5) * scale - 0.5 + (x0, y0)
     reach = avoid_mm * px_per_mm * scale
     return [seed for seed in seeds if np.hypot(avoid[:, 0] - seed[0], avoid[:, 1] - seed[1]).min() >= reach]
 
@@ -297,8 +300,9 @@ def _card_shaped(fill: np.ndarray, px_per_mm: float,
         (x, y), (w, h), angle = cv2.minAreaRect(region)
         sides = sorted((w / px_per_mm + 2 * shrunk_mm, h / px_per_mm + 2 * shrunk_mm))
         card_sized = FILL_SIZE[0] <= sides[0] / short <= FILL_SIZE[1] and FILL_SIZE[0] <= sides[1] / long <= FILL_SIZE[1]
-        if not card_sized or cv2.contourArea(region) < FILL_SOLID * w * h:
-            if cv2.contourArea(region) >= FILL_PART * short * long * px_per_mm ** 2:
+        area = cv2.contourArea(region)
+        if not card_sized or area < FILL_SOLID * w * h:
+            if area >= FILL_PART * short * long * px_per_mm ** 2:
                 others.append(cv2.boundingRect(region))
             continue
         seeds.append((float(x), float(y), math.radians((angle + 45.0) % 90.0 - 45.0)))
