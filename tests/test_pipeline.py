@@ -308,6 +308,19 @@ def test_greens_under_a_warm_lamp_are_read_by_the_paper_level_the_other_cards_te
     assert named <= on_top
 
 
+def test_two_cards_that_tell_the_paper_level_are_enough():
+    """Scene 997 of ``elfer bench vision`` (seed 2026, cream deck on a cloth, a 3,100 K
+    lamp): two greens under doubt between green and yellow, and of the cards read whole
+    two blues tell the level of red and green, two yellows only that of green (their ink
+    saturates red too). Each channel's level is the median of the cards that tell it:
+    both greens are read."""
+    frame, entry = _bench_scene(2026 * 100_000 + 997, "cream", "cloth")
+    assert entry["lighting"]["colour_temperature_k"] < 3400
+    named = set(_named(TableReader(_calibrated("cream")).read(frame)))
+    assert {"G2", "G11"} <= named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_a_green_read_as_yellow_with_a_little_doubt_is_read_again_by_the_paper_level():
     """A cream green 2 under a 3,200 K lamp, read as yellow with a confidence of 0.94
     before the frame's paper level was asked (scene 13 of seed 13, a fanned row on the
