@@ -107,6 +107,13 @@ AROUND_SHIFT_MM, AROUND_TURNS_DEG, AROUND_READ_TURNS_DEG = 8.0, (-5.0, 5.0), (-1
 # right and one lost (net 9), none more wrong (without it, one more wrong: a fanned row read as B3).
 FAR_TURN_DEG, FAR_TURN_TRUSTED_MATCH = 13.0, 0.85
 AROUND_MIN_COLOUR, AROUND_MIN_MATCH = 0.99, 0.2
+# A card read whole but matched this poorly may lie turned in its outline (a pile's
+# edges won it, the top card turned 20° against them): a numeral so turned matches
+# another number's template as well as its own (a cream 8 read as 9 at 0.81, a 2 as
+# 3 at 0.82). The outlines refined around it are read too, and one that matches better
+# by this much is taken instead. On the 2,000 bench scenes: those two wrong readings
+# gone, nothing else changed; 8 rechecks in 200 frames, under 0.5 % of the time.
+RECHECK_TRUSTED_BELOW, RECHECK_BETTER_BY = 0.85, 0.05
 SAME_PLACE_MM, SAME_TURN_DEG = 9.0, 6.0  # a numeral seed this near an outline read already adds nothing
 # An outline read as no card may lie this far off its card (mm; the edges of the card
 # below won it), the numeral cut off: the reader looks for the numeral this far around.
@@ -400,9 +407,27 @@ class TableReader:
                                least_match=FAR_TURN_TRUSTED_MATCH if far else None)
                 if len(settled) > known:
                     break
+        if trusted and reading.match < RECHECK_TRUSTED_BELOW:
+            reading, corners = self._better_around(frame, view, found, reading, corners)
         if trusted:
             settled.append(corners)
         readings.append((reading, corners, None if crossed else found.score or 0.0))
+
+    def _better_around(self, frame, view, found, reading: CardReading,
+                       corners: np.ndarray) -> tuple[CardReading, np.ndarray]:
+        """The best-matched trusted reading of the outlines refined around ``found``
+        (moved onto their numerals), where one matches better than ``reading`` by
+        ``RECHECK_BETTER_BY``; else ``reading`` on ``corners``."""
+        best = (reading, corners)
+        for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, AROUND_TURNS_DEG + AROUND_READ_TURNS_DEG):
+            moved = other.corners_frame
+            again = self.reader.read_card(frame, moved)
+            if again.card is not None and np.hypot(*again.shift) > OFF_PLACE_PX:
+                moved = moved + again.shift
+                again = self.reader.read_card(frame, moved)
+            if self._trusted(again) and again.match >= best[0].match + RECHECK_BETTER_BY:
+                best = (again, moved)
+        return best
 
     def _read_as_covered(self, frame, reading: CardReading,
                          corners: np.ndarray) -> tuple[CardReading, np.ndarray] | None:
