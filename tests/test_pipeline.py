@@ -322,6 +322,21 @@ def test_a_card_turned_in_an_outline_that_matches_poorly_is_read_on_a_better_one
     assert named <= _on_top(entry["cards"])
 
 
+@pytest.mark.parametrize("scene,style,surface,card", [(1945, "cream", "pattern", "G5"), (1961, "cream", "pattern", "B17"),
+                                                     (711, "reference", "cloth", "G20")])
+def test_a_card_whose_edges_pull_the_outline_off_is_read_where_its_numeral_lies(scene, style, surface, card,
+                                                                                bench_profile):
+    """Scenes of ``elfer bench vision`` (seed 2026): a card whose numeral gave a seed, but
+    the cloth's pattern or a neighbour pulled the outline refined from it 5–7 mm off, and
+    there it was rejected. The outline centred on the seed, as the numeral lies, shows a
+    whole card and reads it."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
+    profile = None if style == "reference" else bench_profile(style)
+    named = set(_named(TableReader(profile).read(frame)))
+    assert card in named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_two_cards_that_tell_the_paper_level_are_enough():
     """Scene 997 of ``elfer bench vision`` (seed 2026, cream deck on a cloth, a 3,100 K
     lamp): two greens under doubt between green and yellow, and of the cards read whole

@@ -204,6 +204,17 @@ class CardFinder:
         return self._found(view, _corners(pose, self.card_mm), fine_scale, _verdict(evidence, self.occlusion_only),
                            evidence)
 
+    def outline_at(self, view: AreaView, x: float, y: float, theta: float) -> FoundCard:
+        """The outline of a card centred on a point of the fine view at turn ``theta``, as it
+        lies, with the verdict of its edges (``score`` None: it fails the verification):
+        where a numeral tells a card's place better than the edges do (a patterned cloth
+        pulls the refinement off the card)."""
+        fine, fine_scale = view.resampled(FINE_PX_PER_MM)
+        w, h = self.card_mm[0] * FINE_PX_PER_MM, self.card_mm[1] * FINE_PX_PER_MM
+        evidence = Patch.cut(fine, x, y, theta, w, h, 4).evidence()
+        return self._found(view, _corners((x, y, theta), self.card_mm), fine_scale,
+                           _verdict(evidence, self.occlusion_only), evidence)
+
     def outlines_around(self, view: AreaView, found: FoundCard, shift_mm: float,
                         turns_deg: tuple[float, ...] = ()) -> Iterator[FoundCard]:
         """Other outlines near ``found``: refined from starts ``shift_mm`` to either side of it
