@@ -337,6 +337,17 @@ def test_a_card_whose_edges_pull_the_outline_off_is_read_where_its_numeral_lies(
     assert named <= _on_top(entry["cards"])
 
 
+def test_a_card_left_unknown_by_its_colours_doubt_and_its_numbers_is_read_again_by_the_paper_level(bench_profile):
+    """Scene 1097 of ``elfer bench vision`` (seed 2026, cream deck on a patterned cloth,
+    a 3,900 K lamp): a green 6 read with number confidence 0.97 and colour confidence
+    0.87, neither alone below the threshold, their product below it. Read again with the
+    paper's level the frame's other cards tell, it is green."""
+    frame, entry = _bench_scene(2026 * 100_000 + 1097, "cream", "pattern")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "G6" in named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_two_cards_that_tell_the_paper_level_are_enough():
     """Scene 997 of ``elfer bench vision`` (seed 2026, cream deck on a cloth, a 3,100 K
     lamp): two greens under doubt between green and yellow, and of the cards read whole
