@@ -322,7 +322,8 @@ def test_a_card_turned_in_an_outline_that_matches_poorly_is_read_on_a_better_one
     assert named <= _on_top(entry["cards"])
 
 
-@pytest.mark.parametrize("scene,style,surface,card", [(1945, "cream", "pattern", "G5"), (1961, "cream", "pattern", "B17"),
+@pytest.mark.parametrize("scene,style,surface,card", [(1945, "cream", "pattern", "G5"),
+                                                     (1961, "cream", "pattern", "B17"),
                                                      (711, "reference", "cloth", "G20")])
 def test_a_card_whose_edges_pull_the_outline_off_is_read_where_its_numeral_lies(scene, style, surface, card,
                                                                                 bench_profile):
@@ -345,6 +346,27 @@ def test_a_card_left_unknown_by_its_colours_doubt_and_its_numbers_is_read_again_
     frame, entry = _bench_scene(2026 * 100_000 + 1097, "cream", "pattern")
     named = set(_named(TableReader(bench_profile("cream")).read(frame)))
     assert "G6" in named
+    assert named <= _on_top(entry["cards"])
+
+
+def test_a_top_card_turned_on_its_pile_is_read_on_its_outline_turned_in_place(bench_profile):
+    """Scene 720 of ``elfer bench vision`` (seed 2026, condensed deck on wood): an R19
+    lies turned 12° on its pile, whose edges gave the outline; there it read as R19
+    matched 0.72, too poorly to trust. Turned about its centre, the outline reads it
+    whole (0.98)."""
+    frame, entry = _bench_scene(2026 * 100_000 + 720, "condensed", "wood")
+    named = set(_named(TableReader(bench_profile("condensed")).read(frame)))
+    assert "R19" in named
+    assert named <= _on_top(entry["cards"])
+
+
+def test_a_3_is_not_read_as_a_1_on_its_outline_turned_in_place(bench_profile):
+    """Scene 1625 of ``elfer bench vision`` (seed 2026, cream deck on a patterned cloth):
+    a Y3 whose outline read as Y1 (0.79); turned 12–16°, a 1 fitted the 3's stroke well
+    enough to be trusted. No 1 is taken from a turned outline: the card stays unknown."""
+    frame, entry = _bench_scene(2026 * 100_000 + 1625, "cream", "pattern")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "Y1" not in named
     assert named <= _on_top(entry["cards"])
 
 
