@@ -433,6 +433,15 @@ class TableReader:
             settled.append(corners)
         readings.append((reading, corners, None if crossed else found.score or 0.0))
 
+    def _read_on_numeral(self, frame, corners: np.ndarray) -> tuple[CardReading, np.ndarray]:
+        """The reading of ``corners``, and where it names a card whose numeral lies off its
+        place, that of the outline moved onto it."""
+        reading = self.reader.read_card(frame, corners)
+        if reading.card is not None and np.hypot(*reading.shift) > OFF_PLACE_PX:
+            corners = corners + reading.shift
+            reading = self.reader.read_card(frame, corners)
+        return reading, corners
+
     def _turned_in_place(self, frame, view, reading: CardReading, corners: np.ndarray,
                          settled: list) -> tuple[CardReading, np.ndarray] | None:
         """A card read on ``corners`` but matched too poorly to trust, read again on the
@@ -442,11 +451,7 @@ class TableReader:
         lies under cards read already); else None."""
         best = None
         for turn in IN_PLACE_TURNS_DEG:
-            turned = _rotated(corners, turn)
-            again = self.reader.read_card(frame, turned)
-            if again.card is not None and np.hypot(*again.shift) > OFF_PLACE_PX:
-                turned = turned + again.shift
-                again = self.reader.read_card(frame, turned)
+            again, turned = self._read_on_numeral(frame, _rotated(corners, turn))
             if (again.card == reading.card and self._trusted(again) and again.match >= FAR_TURN_TRUSTED_MATCH
                     and (best is None or again.match > best[0].match)):
                 best = (again, turned)
@@ -462,11 +467,7 @@ class TableReader:
         best = (reading, corners)
         turns = AROUND_TURNS_DEG + AROUND_READ_TURNS_DEG
         for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, turns):
-            moved = other.corners_frame
-            again = self.reader.read_card(frame, moved)
-            if again.card is not None and np.hypot(*again.shift) > OFF_PLACE_PX:
-                moved = moved + again.shift
-                again = self.reader.read_card(frame, moved)
+            again, moved = self._read_on_numeral(frame, other.corners_frame)
             if self._trusted(again) and again.match >= best[0].match + RECHECK_BETTER_BY:
                 best = (again, moved)
         return best
