@@ -17,7 +17,10 @@ candidate at a time, those its checks reject too, and the numeral decides:
    refined around it read too (the edges of the card below or of a neighbour can win
    the refinement);
 2. a card read with its numeral matching well settles its place: candidates inside it
-   are not looked at;
+   are not looked at; one matched only just (below ``RECHECK_TRUSTED_BELOW``) has the
+   outlines refined around it read too, and a card read but matched too poorly to trust
+   is read on its outline turned in place (a turned numeral can match another number's
+   template, and the top card of a pile lies turned against the pile's edges);
 3. of overlapping outlines the one read with the best numeral match wins (two read as
    different whole cards may overlap a little more: neighbouring piles); outlines
    read as nothing come after those read as a card; a numeral matched less than
@@ -41,15 +44,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from ..cards import Card
 from .area import AreaView, PlayArea
 from .find import CardFinder, LookIn
-from .profile import CARD_MM, Profile, default_profile
+from .profile import Profile, default_profile
 from .read import CardReader, CardReading
 from .markers import MARKER_SIZE_MM, corner_positions_mm
+from .outlines import apart_mm, folded, inside, near, overlap, rotated, same_place, turn_between, turn_deg
 from .seeds import SEED_PX_PER_MM, fill_seed_groups, numeral_seed_groups
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
@@ -273,12 +276,13 @@ class TableReader:
                 if look_in is not None and not look_in((x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5):
                     continue  # nothing changed around it
                 settled_here = [in_fine_view(corners) for corners in settled]
-                if _inside((x, y), settled_here):
+                if inside((x, y), settled_here):
                     continue  # a card read already
-                if fill_numerals and _near((x, y), settled_here, FILL_NUMERAL_CLEARANCE_MM * SEED_PX_PER_MM):
+                if fill_numerals and near((x, y), settled_here, FILL_NUMERAL_CLEARANCE_MM * SEED_PX_PER_MM):
                     continue  # paper between cards read already: their rims
                 read_there = [corners for _, corners, _ in readings
-                              if _same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM)]
+                              if same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM,
+                                            SAME_PLACE_MM, SAME_TURN_DEG)]
                 if read_there:
                     if turned and turned_looks < MAX_TURNED_LOOKS:
                         turned_looks += 1
@@ -312,11 +316,11 @@ class TableReader:
         x, y, theta = seed
         for turn in SEED_TURNS_DEG:
             found = self.finder.outline_near(view, x, y, theta + math.radians(turn), self.rim_mm)
-            if found is None or any(_turn_between(found.corners_frame, corners) < TURNED_AGAINST_DEG
-                                    and _apart_mm(found.corners_frame, corners) < SAME_PLACE_MM
+            if found is None or any(turn_between(found.corners_frame, corners) < TURNED_AGAINST_DEG
+                                    and apart_mm(found.corners_frame, corners) < SAME_PLACE_MM
                                     for corners in read_there):
                 continue
-            far = _folded(_turn_deg(found.corners_view) - math.degrees(theta)) > FAR_TURN_DEG
+            far = folded(turn_deg(found.corners_view) - math.degrees(theta)) > FAR_TURN_DEG
             self._consider(frame, view, found, readings, settled, look_around=False,
                            least_match=FAR_TURN_TRUSTED_MATCH if far else None)
 
@@ -329,14 +333,14 @@ class TableReader:
         for reading, corners, _ in list(readings):
             centre = np.mean(corners, axis=0)
             if (reading.card is not None or reading.colour_confidence < AROUND_MIN_COLOUR
-                    or _inside(centre, settled) or _inside(centre, looked)):
+                    or inside(centre, settled) or inside(centre, looked)):
                 continue
             looked.append(corners)
             further = self.reader.look_further(frame, corners, FURTHER_MM)
             if further.card is None or np.hypot(*further.shift) <= OFF_PLACE_PX:
                 continue
             moved = corners + further.shift
-            if _inside(np.mean(moved, axis=0), settled):
+            if inside(np.mean(moved, axis=0), settled):
                 continue
             moved_score = self.finder.verify(view, moved)
             if moved_score is None and not _covered(moved, settled):
@@ -422,7 +426,7 @@ class TableReader:
             turns = AROUND_TURNS_DEG + (AROUND_READ_TURNS_DEG if reading.card is not None else ())
             known = len(settled)
             for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, turns):
-                far = _turn_between(found.corners_view, other.corners_view) > FAR_TURN_DEG
+                far = turn_between(found.corners_view, other.corners_view) > FAR_TURN_DEG
                 self._consider(frame, view, other, readings, settled, look_around=False,
                                least_match=FAR_TURN_TRUSTED_MATCH if far else None)
                 if len(settled) > known:
@@ -451,7 +455,7 @@ class TableReader:
         lies under cards read already); else None."""
         best = None
         for turn in IN_PLACE_TURNS_DEG:
-            again, turned = self._read_on_numeral(frame, _rotated(corners, turn))
+            again, turned = self._read_on_numeral(frame, rotated(corners, turn))
             if (again.card == reading.card and self._trusted(again) and again.match >= FAR_TURN_TRUSTED_MATCH
                     and (best is None or again.match > best[0].match)):
                 best = (again, turned)
@@ -484,7 +488,7 @@ class TableReader:
             return None
         best = (reading, corners)
         for turn in COVERED_TURNS_DEG:
-            turned = _rotated(corners, turn)
+            turned = rotated(corners, turn)
             again = self.reader.read_card(frame, turned)
             if again.card == reading.card and again.match > best[0].match and self._trusted(again):
                 best = (again, turned)
@@ -511,67 +515,9 @@ def _shows_ink(reading: CardReading) -> bool:
     return reading.colour_confidence >= AROUND_MIN_COLOUR and reading.match >= AROUND_MIN_MATCH
 
 
-def _same_place(pose: tuple[float, float, float], corners: np.ndarray, px_per_mm: float) -> bool:
-    """Whether an outline (4 × 2, top-down view pixels at ``px_per_mm``) lies where a card
-    at ``pose`` (x, y, turn) would: its centre within ``SAME_PLACE_MM``, its turn within
-    ``SAME_TURN_DEG`` (either way up, either side first)."""
-    x, y, theta = pose
-    centre = corners.mean(axis=0)
-    if np.hypot(centre[0] - x, centre[1] - y) > SAME_PLACE_MM * px_per_mm:
-        return False
-    return _folded(_turn_deg(corners) - math.degrees(theta)) <= SAME_TURN_DEG
-
-
-def _apart_mm(corners: np.ndarray, other: np.ndarray) -> float:
-    """How far apart two card outlines' centres lie (frame pixels in, millimetres out,
-    by the size of the first outline)."""
-    px_per_mm = cv2.arcLength(np.asarray(corners, np.float32), True) / (2 * sum(CARD_MM))
-    return float(np.linalg.norm(np.mean(corners, axis=0) - np.mean(other, axis=0))) / max(px_per_mm, 1e-6)
-
-
-def _turn_between(corners: np.ndarray, other: np.ndarray) -> float:
-    """Degrees between two outlines' sides (either way up, either side first: 0–45)."""
-    return _folded(_turn_deg(other) - _turn_deg(corners))
-
-
-def _turn_deg(corners: np.ndarray) -> float:
-    """The direction of an outline's first side, in degrees."""
-    dx, dy = corners[1] - corners[0]
-    return math.degrees(math.atan2(dy, dx))
-
-
-def _folded(turn_deg: float) -> float:
-    """A turn between card outlines, 0–45°: a quarter turn more or less is the same outline."""
-    return abs((turn_deg + 45.0) % 90.0 - 45.0)
-
-
-def overlap(polygon: np.ndarray, other: np.ndarray) -> float:
-    """The share of ``polygon``'s area that ``other`` covers."""
-    first, second = np.asarray(polygon, np.float32), np.asarray(other, np.float32)
-    return cv2.intersectConvexConvex(first, second)[0] / max(cv2.contourArea(first), 1e-6)
-
-
-def _rotated(corners: np.ndarray, turn_deg: float) -> np.ndarray:
-    """An outline (frame pixels) turned about its centre."""
-    cos, sin = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
-    centre = np.mean(corners, axis=0)
-    return (np.asarray(corners) - centre) @ np.array([[cos, sin], [-sin, cos]]) + centre
-
-
 def _covered(corners: np.ndarray, settled: list[np.ndarray]) -> bool:
     """Whether cards read already lie on part of an outline: their edges cross it."""
     return any(overlap(corners, other) >= COVERED_MIN_SHARE for other in settled)
-
-
-def _near(point, polygons: list[np.ndarray], reach: float) -> bool:
-    """Whether a point lies inside one of the polygons or within ``reach`` of one."""
-    return any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), True) >= -reach
-               for polygon in polygons)
-
-
-def _inside(point, polygons: list[np.ndarray]) -> bool:
-    return any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), False) >= 0
-               for polygon in polygons)
 
 
 def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float | None]], trusted) -> list[SeenCard]:

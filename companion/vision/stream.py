@@ -32,7 +32,8 @@ import numpy as np
 
 from .area import AreaView
 from .find import LookIn
-from .pipeline import OVERLAP, TableReader, TableReading, overlap
+from .outlines import overlap
+from .pipeline import OVERLAP, TableReader, TableReading
 from .profile import Profile
 
 CHANGE_PX_PER_MM = 0.5  # the scale of the picture changes are looked for in (a card is 30 × 46 px)
