@@ -65,21 +65,29 @@ def write_scenes(out: Path, count: int, seed: int, resolution: tuple[int, int] =
     return labels
 
 
-def render_scene(seed: int, resolution: tuple[int, int] = DEFAULT_RESOLUTION, style: str | None = None,
-                 surface: str | None = None) -> tuple[str, dict]:
-    """One random table picture (JPEG bytes under ``"jpeg"``) with its labels."""
-    rng = np.random.default_rng([seed, 0x5CE7E5])
+def random_table(rng: np.random.Generator) -> tuple[str, str, Table, Hand | None]:
+    """(rules, layout, table, hand or None) of a random scene: a bots' game stopped after
+    5–160 moves, classic most often, piles or (a quarter of the time) side-by-side rows,
+    in a third of the scenes a hand reaching for a card."""
     rules = SCENE_RULES[int(rng.integers(len(SCENE_RULES)))]
     players = int(rng.integers(2, 7))
     layout = LAYOUTS[int(rng.random() < 0.25)]
     table = table_after(rules, players, int(rng.integers(5, 160)), rng, layout)
-    scenery = random_scenery(seed, style=style, surface=surface, resolution=resolution)
-    camera = SceneCamera(scenery)
     hand = None
     if table.poses and rng.random() < 0.35:
         target = table.poses[int(rng.integers(len(table.poses)))]
         seat = int(rng.integers(players))
         hand = Hand(seat, seat_angles(players)[seat], target.centre, float(rng.uniform(0.6, 1.0)))
+    return rules, layout, table, hand
+
+
+def render_scene(seed: int, resolution: tuple[int, int] = DEFAULT_RESOLUTION, style: str | None = None,
+                 surface: str | None = None) -> tuple[str, dict]:
+    """One random table picture (JPEG bytes under ``"jpeg"``) with its labels."""
+    rng = np.random.default_rng([seed, 0x5CE7E5])
+    rules, layout, table, hand = random_table(rng)
+    scenery = random_scenery(seed, style=style, surface=surface, resolution=resolution)
+    camera = SceneCamera(scenery)
     poses = tuple(table.poses)
     picture, cover = camera.picture(poses, hand)
     entry = {
