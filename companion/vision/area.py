@@ -362,24 +362,23 @@ def _refine_square(grey: np.ndarray, box: np.ndarray) -> np.ndarray | None:
     above = values > halfway[:, None]
     first = above.argmax(axis=1)
     usable = (light - dark >= 20) & above.any(axis=1) & (first > 0)
-    flat_points, flat_normals = points.reshape(-1, 2), np.repeat(normals, _EDGE_SAMPLES, axis=0)
-    lines = []
-    for k in range(4):
-        rows = np.nonzero(usable[k * _EDGE_SAMPLES:(k + 1) * _EDGE_SAMPLES])[0] + k * _EDGE_SAMPLES
-        i = first[rows]
-        before, at = values[rows, i - 1], values[rows, i]
-        fraction = (halfway[rows] - before) / np.maximum(at - before, 1e-9)
-        edges = flat_points[rows] + (steps[i - 1] + 0.5 * fraction)[:, None] * flat_normals[rows]
-        if len(edges) < _EDGE_SAMPLES // 2:
+    rows = np.arange(4 * _EDGE_SAMPLES)
+    before, at = values[rows, first - 1], values[rows, first]
+    fraction = (halfway - before) / np.maximum(at - before, 1e-9)
+    edges = (points.reshape(-1, 2) + (steps[first - 1] + 0.5 * fraction)[:, None]
+             * np.repeat(normals, _EDGE_SAMPLES, axis=0)).reshape(4, _EDGE_SAMPLES, 2)
+    keep = usable.reshape(4, _EDGE_SAMPLES)
+    if (keep.sum(axis=1) < _EDGE_SAMPLES // 2).any():
+        return None
+    # a line through each side's points (least squares, as cv2.fitLine with DIST_L2), the
+    # points off it dropped and the line fitted again: all four sides at once
+    lines = None
+    for _ in range(2):
+        lines = _fitted_lines(edges, keep)
+        offsets = np.abs(np.einsum("skj,sj->sk", edges - lines[:, None, 2:], lines[:, [1, 0]] * (1.0, -1.0)))
+        keep = keep & (offsets <= np.maximum(0.5, 2.5 * _masked_medians(offsets, keep))[:, None])
+        if (keep.sum(axis=1) < _EDGE_SAMPLES // 2).any():
             return None
-        for _ in range(2):
-            line = cv2.fitLine(edges.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel().astype(np.float64)
-            offsets = np.abs((edges - line[2:]) @ np.array([line[1], -line[0]]))
-            keep = offsets <= max(0.5, 2.5 * _median(offsets))
-            if keep.sum() < _EDGE_SAMPLES // 2:
-                return None
-            edges = edges[keep]
-        lines.append(line)
     corners = []
     for k in range(4):
         (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = lines[k - 1], lines[k]
@@ -392,11 +391,24 @@ def _refine_square(grey: np.ndarray, box: np.ndarray) -> np.ndarray | None:
     return corners if np.abs(corners - box).max() <= 3.0 else None
 
 
-def _median(values: np.ndarray) -> float:
-    """np.median of a short vector, without its generality's cost (a fifth of a marker's refinement)."""
-    ranked = np.sort(values)
-    middle = len(ranked) // 2
-    return float(ranked[middle]) if len(ranked) % 2 else float((ranked[middle - 1] + ranked[middle]) / 2)
+def _fitted_lines(points: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """(vx, vy, x0, y0) per row of ``points`` (rows, n, 2), fitted to the points ``keep``
+    marks: through their mean, along their covariance's main axis (total least squares)."""
+    weights = keep.astype(np.float64)
+    count = weights.sum(axis=1)
+    mean = (points * weights[..., None]).sum(axis=1) / count[:, None]
+    centred = (points - mean[:, None]) * weights[..., None]
+    xx, yy, xy = (centred[..., 0] ** 2).sum(1), (centred[..., 1] ** 2).sum(1), (centred[..., 0] * centred[..., 1]).sum(1)
+    angle = 0.5 * np.arctan2(2 * xy, xx - yy)
+    return np.stack([np.cos(angle), np.sin(angle), mean[:, 0], mean[:, 1]], axis=1)
+
+
+def _masked_medians(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The median of each row of ``values`` over the entries ``keep`` marks (at least one)."""
+    ranked = np.sort(np.where(keep, values, np.inf), axis=1)
+    count = keep.sum(axis=1)
+    rows = np.arange(len(values))
+    return (ranked[rows, (count - 1) // 2] + ranked[rows, count // 2]) / 2
 
 
 def _parabola_peak(scores: np.ndarray, x: int, y: int) -> tuple[float, float]:
