@@ -108,14 +108,14 @@ def test_sub_pixel_side_positions_are_the_numpy_ones(seed):
         np.testing.assert_allclose(positions, expected, rtol=1e-6)
 
 
-def test_the_reader_reads_a_table_alike_with_the_numpy_versions(monkeypatch):
-    from companion.vision.pipeline import TableReader
+def test_the_search_reads_a_table_alike_with_the_numpy_versions(monkeypatch):
+    from companion.vision.search import SearchingReader
     from test_find import _laid_out
 
     frame, _ = _laid_out("reference", "cloth")
-    compiled = TableReader().read(frame)
+    compiled = SearchingReader().read(frame)
     monkeypatch.setattr(kernels, "_kernels", None)
-    with_numpy = TableReader().read(frame)
+    with_numpy = SearchingReader().read(frame)
     assert [seen.card for seen in with_numpy.cards] == [seen.card for seen in compiled.cards]
     assert sum(seen.card is not None for seen in compiled.cards) >= 5
     for a, b in zip(compiled.cards, with_numpy.cards):

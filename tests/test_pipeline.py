@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 
 from companion.vision.find import CardFinder
-from companion.vision.pipeline import FURTHER_MM, TableReader
+from companion.vision.pipeline import TableReader
+from companion.vision.search import FURTHER_MM
 from companion.vision.read import CardReader
 
 from test_find import FULLY_VISIBLE, _laid_out, _scene
 
 SCENES = [("reference", "wood"), ("reference", "mat"), ("reference", "cloth")]
+OUTLINE_PX = 4.0  # how far (frame pixels) a card's reported corner may lie from the card's true corner
 
 
 @functools.lru_cache(maxsize=None)
@@ -66,9 +68,11 @@ def test_a_pile_is_read_as_its_top_card_with_its_own_outline():
     by_card = {label["card"]: np.asarray(label["polygon"]) for label in labels}
     for top in ("G4", "Y1"):
         (seen,) = [seen for seen in reading.cards if seen.card is not None and seen.card.code == top]
-        # the outline is the top card's, not the one below peeking out (within 3 px at every corner)
+        # the outline is the top card's, not the one below peeking out: that one's corners lie
+        # 7.4-7.9 px off the top card's (2 mm and 5° off); the detector's are within 4 px (its
+        # turn is good to a few degrees)
         errors = np.linalg.norm(seen.polygon[:, None] - by_card[top][None], axis=2).min(axis=1)
-        assert errors.max() <= 3.0
+        assert errors.max() <= OUTLINE_PX
 
 
 def test_a_card_under_another_does_not_pass_as_a_whole_card():
@@ -112,7 +116,7 @@ def test_piles_are_read_as_their_top_cards_wherever_the_card_below_peeks_out():
     assert set(named) == {"R5", "Y10", "G16", "B3"}
     for code, polygon in named.items():
         errors = np.linalg.norm(polygon[:, None] - np.asarray(labels[code]["polygon"])[None], axis=2).min(axis=1)
-        assert errors.max() <= 3.0, code
+        assert errors.max() <= OUTLINE_PX, code
 
 
 @pytest.mark.parametrize("left_turn,right_turn,gap_mm,surface", [(6, 3, 52, "wood"), (6, 3, 52, "cloth"), (3, -3, 51, "mat")])
@@ -128,7 +132,7 @@ def test_a_card_whose_neighbours_lie_on_both_its_sides_is_read(left_turn, right_
     assert sorted(_named(reading)) == ["B11", "B19", "B5"]
     (seen,) = [seen for seen in reading.cards if seen.card is not None and seen.card.code == "B11"]
     errors = np.linalg.norm(seen.polygon[:, None] - np.asarray(labels["B11"]["polygon"])[None], axis=2).min(axis=1)
-    assert errors.max() <= 3.0
+    assert errors.max() <= OUTLINE_PX
 
 
 def test_the_first_digit_of_a_card_half_under_its_neighbour_is_not_read_as_a_1(bench_profile):

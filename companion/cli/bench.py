@@ -23,6 +23,8 @@ def add_commands(commands) -> None:
                        "the figures in the README; another seed gives scenes the reader was not tuned on)")
     bench.add_argument("--tesseract-cards", type=int, default=500, help="vision: cards for the Tesseract "
                        "comparison, 0 to skip (default 500)")
+    bench.add_argument("--search", action="store_true", help="vision, stream: find the cards by the edge and "
+                       "numeral search instead of the card detector (the reader before the detector, for comparison)")
     bench.add_argument("--streams", type=positive, default=24, help="stream: rendered streams (default 24)")
     bench.add_argument("--stream-frames", type=positive, default=100, help="stream: frames per stream "
                        "(default 100: 10 seconds of a game)")
@@ -33,12 +35,14 @@ def _bench(args: argparse.Namespace) -> int:
     if args.what == "vision":
         from ..vision.bench import run_vision_benchmark
 
-        run_vision_benchmark(n_scenes=args.scenes, seed=args.seed, tesseract_cards=args.tesseract_cards)
+        run_vision_benchmark(n_scenes=args.scenes, seed=args.seed, tesseract_cards=args.tesseract_cards,
+                             mode="search" if args.search else "detect")
         return 0
     if args.what == "stream":
         from ..vision.bench_stream import run_stream_benchmark
 
-        run_stream_benchmark(streams=args.streams, frames=args.stream_frames, seed=args.seed)
+        run_stream_benchmark(streams=args.streams, frames=args.stream_frames, seed=args.seed,
+                             mode="search" if args.search else "detect")
         return 0
     if args.what == "synth":
         from ..sim.bench_synth import run_synth_benchmark

@@ -30,9 +30,12 @@ import numpy as np
 
 from .evaluate_read import calibrated_profiles
 from .pipeline import TableReader
+from .search import SearchingReader
 from .profile import default_profile
 
 REQUIRED_SHARE, OPTIONAL_SHARE = 0.98, 0.5
+# how the reader finds the cards: the card detector, or the search it replaced (``--search``)
+READERS = {"detect": TableReader, "search": SearchingReader}
 
 
 @dataclass
@@ -139,25 +142,26 @@ def read_scenes(scenes, reader_for) -> tuple[Score, dict[str, Score]]:
     return total, by_style
 
 
-def peak_memory_mb(scenes, profile_dir: Path | None) -> float:
+def peak_memory_mb(scenes, profile_dir: Path | None, mode: str = "detect") -> float:
     """Peak resident memory of a fresh process that loads the reader and reads the frames.
 
     Measured as the process's own high-water mark (``VmHWM``): ``ru_maxrss`` would carry
     over the benchmark's own size, which a child started by fork has until it execs."""
     paths = [str(p) for p, _ in scenes[:200]]
-    code = ("import sys, cv2; from companion.vision.pipeline import TableReader; "
+    code = ("import sys, cv2; from companion.vision.bench import READERS; "
             "from companion.vision.profile import Profile; "
-            "reader = TableReader(Profile.load(sys.argv[1]) if sys.argv[1] != '-' else None)\n"
-            "for p in sys.argv[2:]: reader.read(cv2.imread(p))\n"
+            "reader = READERS[sys.argv[2]](Profile.load(sys.argv[1]) if sys.argv[1] != '-' else None)\n"
+            "for p in sys.argv[3:]: reader.read(cv2.imread(p))\n"
             "status = open('/proc/self/status').read()\n"
             "print(int(status.split('VmHWM:')[1].split()[0]) / 1024)")
-    out = subprocess.run([sys.executable, "-c", code, str(profile_dir) if profile_dir else "-", *paths],
+    out = subprocess.run([sys.executable, "-c", code, str(profile_dir) if profile_dir else "-", mode, *paths],
                          capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
 def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = Path(".cache/vision-bench"),
-                         tesseract_cards: int = 500, pin: bool = True) -> dict:
+                         tesseract_cards: int = 500, pin: bool = True, mode: str = "detect") -> dict:
+    """``mode``: how the reader finds the cards (``READERS``)."""
     from tqdm import tqdm
 
     if pin and hasattr(os, "sched_setaffinity"):
@@ -165,11 +169,12 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
     cv2.setNumThreads(1)
     with tqdm(total=n_scenes, unit="scene", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
         scenes = scene_cache(n_scenes, seed, cache, lambda done, total: bar.update(done - bar.n))
+    finder = "the card detector" if mode == "detect" else "the edge and numeral search"
     print(f"elfer bench vision: {len(scenes)} scenes of 1280x720 (seed {seed}), every style, surface, light "
-          f"and camera angle; one core")
+          f"and camera angle; one core; cards found by {finder}")
     results: dict = {}
     default = default_profile()
-    reader = TableReader(default)
+    reader = READERS[mode](default)
     total, by_style = read_scenes(scenes, lambda style: reader)
     print("with the shipped profile (made for the reference style):")
     for style, score in sorted(by_style.items()):
@@ -184,7 +189,7 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
         print(f"calibrating {style}: {len(cards)} {pictures} retaken ({', '.join(cards)}: no card found, blurred, "
               f"washed out or poorly outlined, or misread by the profile), as a family would when elfer calibrate "
               f"names them")
-    readers = {style: TableReader(profile) for style, profile in profiles.items()}
+    readers = {style: READERS[mode](profile) for style, profile in profiles.items()}
     total, by_style = read_scenes(scenes, lambda style: readers[style])
     print("after calibrating each style from its 23 pictures (R1–R20, Y11, G11, B11):")
     for style, score in sorted(by_style.items()):
@@ -192,7 +197,7 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
     print("  " + total.line("all styles"))
     results["calibrated"] = total
     ms = statistics.median(total.ms)
-    memory = peak_memory_mb(scenes, None)
+    memory = peak_memory_mb(scenes, None, mode)
     print(f"speed: {ms:.1f} ms per frame (median, one core); peak memory of a reading process: {memory:.0f} MB")
     results["ms_per_frame"], results["peak_mb"] = ms, memory
     if tesseract_cards:

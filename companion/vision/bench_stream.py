@@ -26,9 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .bench import Score, score_frame
+from .bench import READERS, Score, score_frame
 from .evaluate_read import calibrated_profiles
-from .pipeline import TableReader
 from .profile import Profile
 from .stream import StreamReader
 
@@ -60,7 +59,7 @@ def stream_cache(streams: int, frames: int, seed: int, cache: Path, progress=Non
 
 def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
                          cache: Path = Path(".cache/vision-bench"), pin: bool = True,
-                         profile_of: Callable[[str], Profile] | None = None) -> dict:
+                         profile_of: Callable[[str], Profile] | None = None, mode: str = "detect") -> dict:
     """``profile_of(style)``, when given, stands in for calibrating each style from its 23
     pictures (a caller that holds those profiles already)."""
     from tqdm import tqdm
@@ -80,7 +79,7 @@ def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
     still_ms, changed_ms, second_look_ms = [], [], []
     for entries in tqdm(rendered, unit="stream", disable=None, file=sys.stderr, leave=False, desc="reading"):
         profile = profile_of(entries[0][1]["style"])
-        stream, whole = StreamReader(profile), TableReader(profile)
+        stream, whole = StreamReader(reader=READERS[mode](profile)), READERS[mode](profile)
         for path, labels in entries:
             frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
             reads_before, second_looks_before = stream.partial_reads + stream.reads, stream.second_looks

@@ -204,6 +204,12 @@ class CardFinder:
         return self._found(view, _corners(pose, self.card_mm), fine_scale, _verdict(evidence, self.occlusion_only),
                            evidence)
 
+    def outline_from(self, view: AreaView, corners_view: np.ndarray, rim_mm: float = 0.0) -> FoundCard | None:
+        """:meth:`outline_near`, started from an outline (view pixels) another finder gave
+        (the card detector's): its centre and turn."""
+        _, fine_scale = view.resampled(FINE_PX_PER_MM)
+        return self.outline_near(view, *_pose((np.asarray(corners_view) + 0.5) / fine_scale - 0.5), rim_mm)
+
     def outline_at(self, view: AreaView, x: float, y: float, theta: float) -> FoundCard:
         """The outline of a card centred on a point of the fine view at turn ``theta``, as it
         lies, with the verdict of its edges (``score`` None: it fails the verification):

@@ -1,13 +1,32 @@
 """The card reader as one step: a camera frame in, the cards on the table out.
 
 ``TableReader.read(frame)`` maps the play area (``area.py``), finds the outlines of
-fully visible cards (``find.py``) and reads each one (``read.py``) with the
-calibration profile. A card that cannot be read with confidence comes back with
-``card`` None: an honest "I can't read this" beats a wrong guess.
+the cards that show whole (the card detector, ``detect.py``) and reads each one
+(``read.py``) with the calibration profile. A card that cannot be read with
+confidence comes back with ``card`` None: an honest "I can't read this" beats a
+wrong guess.
 
-On a pile the edges alone can fit the top card and a card below it about equally well
-(white card on white card shows no edge), so the finder hands over its outlines one
-candidate at a time, those its checks reject too, and the numeral decides:
+Each of the detector's proposals, the surest first, is read on its outline moved onto
+its numeral (the numeral found a few pixels off its place says where the card lies);
+then:
+
+- a proposal read as no whole card though it shows a deck's ink is read on the outline
+  the edges support around it (``CardFinder.outline_from``: the network's turn leans to
+  a pile's edges where the top card lies turned on it) and, failing that, turned in
+  place; such a reading stands where its numeral fits better, or where the number was
+  sure already and only the outline's checks failed (``_fits_better``);
+- a proposal the network is unsure of (``UNSURE_SCORE``) is more often a card partly
+  covered than a whole one: read as a card, it counts only where its numeral matches
+  very well and no other card's edge crosses its outline;
+- the checks of step 3 below and the second look in this light of step 5 apply as they
+  do to the search's outlines.
+
+Before the detector (``mode="search"``, kept for comparison: ``elfer bench vision
+--search``), the edge finder (``find.py``) handed over its outlines one candidate at a
+time, those its checks reject too, and numeral seeds and a wider look (step 4) found
+what the edges missed; on a pile the edges alone can fit the top card and a card below
+it about equally well (white card on white card shows no edge), and the numeral
+decides:
 
 1. each outline is read; one whose numeral is found off its place (the outline is that
    far off the top card), and every rejected one read as a card, is moved onto the
@@ -41,19 +60,18 @@ candidate at a time, those its checks reject too, and the numeral decides:
 
 from __future__ import annotations
 
-import math
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..cards import Card
 from .area import AreaView, PlayArea
+from .detect import CardDetector
 from .find import CardFinder, LookIn
 from .profile import Profile, default_profile
 from .read import CardReader, CardReading
-from .markers import MARKER_SIZE_MM, corner_positions_mm
-from .outlines import apart_mm, folded, inside, near, overlap, rotated, same_place, turn_between, turn_deg
-from .seeds import SEED_PX_PER_MM, fill_seed_groups, numeral_seed_groups
+from .outlines import inside, overlap, rotated
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it
 OVERLAP = 0.1  # outlines overlapping by more than this share of a card are one card…
@@ -93,79 +111,17 @@ MAX_INDEX_INK = 0.12
 # (6,265 readings: 2,000 bench scenes and 1,000 of seed 7; 3 above 0.05). With this limit
 # seed 7 showed three wrong readings fewer (5 to 2), the bench two right ones fewer.
 ONES_MAX_INDEX_INK = 0.05
-# An outline not read as a whole card but showing a deck's ink and a trace of a numeral:
-# outlines refined from starts this far to each side and this much turned are read too;
-# where its numeral was read (the face shows ink where the deck prints none, or the
-# numeral matches poorly: a top card turned against the one below), turned further too.
-# On the first 800 bench scenes +0.9 % of cards right and no more wrong, for about a tenth
-# more time; on all 2,000, three more wrong (two pieces of fanned rows read as 11, a
-# cream 10 read as 19). Turning unread outlines further finds more cards still, but
-# more outlines across fanned rows too. Most unread outlines (the cloth, a pile's
-# edges) show no deck ink.
-AROUND_SHIFT_MM, AROUND_TURNS_DEG, AROUND_READ_TURNS_DEG = 8.0, (-5.0, 5.0), (-10.0, 10.0, -18.0, 18.0)
-# An outline that settled this much turned against the one it was looked for around (the
-# card on top of a pile turned against it) counts only when read whole with at least this
-# match: so far turned, an outline across a fanned row can piece a numeral together.
-# Turned ±18° with this guard, on the 2,000 bench scenes and 600 of seed 13: 10 more cards
-# right and one lost (net 9), none more wrong (without it, one more wrong: a fanned row read as B3).
-FAR_TURN_DEG, FAR_TURN_TRUSTED_MATCH = 13.0, 0.85
-AROUND_MIN_COLOUR, AROUND_MIN_MATCH = 0.99, 0.2
-# A card read whole but matched this poorly may lie turned in its outline (a pile's
-# edges won it, the top card turned 20° against them): a numeral so turned matches
-# another number's template as well as its own (a cream 8 read as 9 at 0.81, a 2 as
-# 3 at 0.82, a 5 as 3 at 0.89). The outlines refined around it are read too, and one
-# that matches better by this much is taken instead. On the 2,000 bench scenes: those
-# three wrong readings gone, nothing else changed; 22 rechecks in 200 frames, under 1 %
-# of the time.
-RECHECK_TRUSTED_BELOW, RECHECK_BETTER_BY = 0.9, 0.05
+# An outline turned far from the one first read (the card on top of a pile turned against
+# it) counts only when read whole with at least this match: so far turned, an outline
+# across a fanned row can piece a numeral together.
+FAR_TURN_TRUSTED_MATCH = 0.85
+AROUND_MIN_COLOUR, AROUND_MIN_MATCH = 0.99, 0.2  # an outline showing a deck's ink and a trace of a numeral
 # A card read but matched too poorly to trust (below ``TRUSTED_MATCH``, the top card of a
 # pile turned 12° against the outline the pile's edges gave) is read again on the outline
 # turned about its centre by these: where the same card is read whole there, matched at
 # least ``FAR_TURN_TRUSTED_MATCH``, it counts. Never a 1: a 3 turned so that a 1 fitted
 # its stroke read as one (2,000 bench scenes: 1 more card right, a condensed R19).
 IN_PLACE_TURNS_DEG = (-16.0, -12.0, -8.0, -4.0, 4.0, 8.0, 12.0, 16.0)
-SAME_PLACE_MM, SAME_TURN_DEG = 9.0, 6.0  # a numeral seed this near an outline read already adds nothing
-# An outline read as no card may lie this far off its card (mm; the edges of the card
-# below won it), the numeral cut off: the reader looks for the numeral this far around.
-# An outline moved that far on the numeral's word alone must match it better than
-# ``TRUSTED_MATCH``: so far off, one 1 of an 11 or the 9 of a 19 can pass for a card.
-# Of the outlines moved so on the 2,000 bench scenes, 22 were read whole, all right (two
-# below this limit); of 1,000 scenes of seed 7, 16, four wrong, all below it.
-FURTHER_MM, FURTHER_TRUSTED_MATCH = 12, 0.88
-# Outlines looked for around seeds per frame at most (strongest seeds first; seeds on
-# cards read already cost nothing): a busy cloth gives many, and the cards it hides from
-# the edges often come after a dozen of its seeds. From 12 to 24: 10 more cards right on
-# the 2,000 bench scenes, 4 on seed 7, 10 on seed 3, none more wrong; 1 % more time on
-# average, 5 % more for the slowest tenth of frames, the median unchanged. From 24 to 30
-# (with the warm-light seeds): 3 more on the bench scenes, 3 on seed 13, none lost or wrong.
-MAX_SEED_LOOKS = 30
-# Seeds of faint ink only (``seeds.numeral_seed_groups``) come after all others, with a
-# budget of their own: on a patterned cloth the others use up theirs.
-MAX_FAINT_SEED_LOOKS = 6
-# On a deck filled with colour the later seeds are paper numerals in fill that no
-# card-shaped region explains (``seeds.fill_seed_groups``: the last card of a fanned row,
-# a card on a table as saturated as the fill), most of them the strips of a row's other
-# cards, so they get a few looks and no outlines around. A numeral's centre lies half a
-# card's width inside its card: paper in the fill this near a card read already is where
-# its rim meets its neighbours'. On the 500 inverse scenes of the bench (with the fill
-# shrunk, seeds.FILL_SHRINKS_MM): 4 more cards right, none lost, none wrong; the
-# numerals' stage took 15.8 instead of 7.8 ms per inverse frame (mean of 125, in-process).
-MAX_FILL_NUMERAL_LOOKS, FILL_NUMERAL_CLEARANCE_MM = 4, 15
-# A numeral seed where an outline centred there and turned alike was read as unknown
-# already: the card on top may lie turned against the pile whose edges won that outline.
-# Outlines are looked for from the seed turned this far either way (at most this many
-# seeds a frame), and one counts only when turned at least this much against every
-# outline read there: one turned alike reads the same numeral again, by chance a little
-# better, and so a fanned row's strips passed for a G11 and a B6 for a B5 (seed 2026).
-# ±18°: 29 more cards right on the 2,000 bench scenes, 9 on 600 of seed 13, none lost or
-# wrong; ±26° as well: 3 and 2 more. A seed whose own outline (no outline read there
-# before) reads as no card but shows a deck's ink gets these looks too, with ±10° added
-# (a condensed 20 turned 10–15° on its pile): 10 more cards right on the 2,000 bench
-# scenes, 4 on 1,200 of seed 13, none lost or wrong, about 2 % more time per frame.
-# An outline turned alike counts where it lies elsewhere (``SAME_PLACE_MM`` from every
-# outline read there): the outline read at the seed lay a third of a card off it, and the
-# turned one on the card (2,000 bench scenes: 2 more cards right, none lost or wrong).
-SEED_TURNS_DEG, MAX_TURNED_LOOKS, TURNED_AGAINST_DEG = (-10.0, 10.0, -18.0, 18.0, -26.0, 26.0), 12, 10.0
 # Cards read whole that tell the paper's level in a warm lamp's light (at most, and at
 # least for each channel; their median is taken per channel). A yellow's ink saturates
 # red as its paper does and tells only green's level; it still counts for green. Two
@@ -182,20 +138,24 @@ PAPER_CARDS, MIN_PAPER_CARDS = 8, 2
 PAPER_RECHECK = 0.99
 # A card in the middle of a row, its neighbours' piles lying on both its sides: their
 # edges cross its outline, which the finder rejects (another card lies on it), though
-# its numeral shows whole. Moved onto its numeral, such an outline counts when it is
-# read whole with at least this match and cards read already cover at least this share
-# of it.
+# its numeral shows whole. Such an outline counts when it is read whole with at least
+# this match and cards read already cover at least this share of it.
 COVERED_TRUSTED_MATCH, COVERED_MIN_SHARE = 0.88, 0.03
-# Those edges pull the outline's turn too (4–5° on rendered rows): it is turned about its
-# centre by each of these and kept where the numeral matches best.
-COVERED_TURNS_DEG = (-6.0, -4.0, -2.0, 2.0, 4.0, 6.0)
 # A deck filled with colour within a paper rim (inverse): on a table as pale as the rim,
 # the rim's edge hardly shows and the fill's, 1.8 mm inside, is the card's edge. An
 # outline refined from a seed (``fill_seeds``) may take a side that far inside: on the
 # 500 inverse scenes of the bench, 5 more cards right, none lost (for the candidates'
 # outlines too: 7 more, one lost, a fanned row's last card taken 13 mm off).
 INVERSE_RIM_MM = 2.0
-MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-area marker's centre is the marker
+# A card the detector is unsure of (its centre score below this) is a card partly covered
+# (a finger over it, the next card of a fanned row on it) more often than a whole one; the
+# part that shows can pass for another number (an 8 under a finger read as a 3, a fanned
+# row's 10 as a 16). Read as a card, it counts only where its numeral matches at least
+# ``COVERED_TRUSTED_MATCH`` and no other card's edge crosses its outline. On 400 bench
+# scenes (every fifth), of the trusted readings of proposals scored below 0.5 (51), one was
+# wrong (the 8 as 3, matched 0.83); of the cards that must be read, 2 in 5,100 scored below
+# 0.5 (0.4–0.5) and 7 below 0.6.
+UNSURE_SCORE = 0.5
 
 
 @dataclass(frozen=True)
@@ -227,6 +187,7 @@ class TableReader:
         self.profile = profile or default_profile()
         self.area = PlayArea()
         self.finder = CardFinder(occlusion_only=True)
+        self.detector = self._detector()
         self.reader = CardReader(self.profile)
         self.max_stray_ink = self.profile.thresholds["max_stray_ink"]
         self.rim_mm = INVERSE_RIM_MM if self.profile.inverse else 0.0
@@ -245,116 +206,80 @@ class TableReader:
         readings: list[tuple[CardReading, np.ndarray, float | None]] = []
         # outlines of cards read with a trusted match: nothing else to find inside
         settled: list[np.ndarray] = [seen.polygon for seen in known if seen.card is not None]
-        for found in self.finder.outlines(view, settled, look_in):
-            self._consider(frame, view, found, readings, settled)
-        if view.mapped:
-            self._look_at_numerals(frame, view, readings, settled, look_in)
-            self._look_further(frame, view, readings, settled)
+        self._find_cards(frame, view, readings, settled, look_in)
         self._read_again_in_this_light(frame, readings)
         seen = _one_per_card(readings, self._trusted)
         if known:
             seen = [card for card in seen if not any(overlap(card.polygon, other.polygon) > OVERLAP for other in known)]
         return TableReading(view.found, tuple(known) + tuple(seen))
 
-    def _look_at_numerals(self, frame, view, readings: list, settled: list, look_in: LookIn | None) -> None:
-        """Cards the edges gave no outline for, found by their numerals on paper or by their
-        colour fill on a deck filled with colour (``seeds.py``)."""
-        fine, fine_scale = view.resampled(SEED_PX_PER_MM)
-        markers_mm = np.array(list(corner_positions_mm(self.area.play_area_mm).values()))
-        markers = (view.mm_to_view(markers_mm) + 0.5) / fine_scale - 0.5
+    def _detector(self) -> CardDetector | None:
+        return CardDetector()
 
-        def in_fine_view(corners_frame):
-            return (view.frame_to_view(np.asarray(corners_frame, np.float64)) + 0.5) / fine_scale - 0.5
+    def _find_cards(self, frame, view, readings: list, settled: list, look_in: LookIn | None) -> None:
+        """Every card the detector proposes, read on its outline moved onto its numeral;
+        one not read whole though it shows a deck's ink is read turned in place too (the
+        top card of a pile turned against the pile: the network's turn leans to the
+        pile's edges)."""
+        for proposal in self.detector.detect(view, look_in):
+            if look_in is not None and not look_in(*proposal.corners_view.mean(axis=0)):
+                continue
+            if inside(proposal.corners_frame.mean(axis=0), settled):
+                continue
+            reading, corners = self._read_on_numeral(frame, proposal.corners_frame)
+            if not self._trusted(reading) and _shows_ink(reading):
+                better = self._refined_proposal(frame, view, proposal) or self._turned_proposal(frame, corners)
+                if better is not None and self._fits_better(better[0], reading):
+                    reading, corners = better
+            if proposal.score < UNSURE_SCORE and self._trusted(reading) and not self._whole_enough(view, reading,
+                                                                                                    corners, settled):
+                reading = dataclasses.replace(reading, card=None)
+            if self._trusted(reading):
+                settled.append(corners)
+            readings.append((reading, corners, proposal.score))
 
-        groups = (fill_seed_groups(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM) if self.profile.inverse
-                  else numeral_seed_groups(fine, SEED_PX_PER_MM, markers, MARKER_REACH_MM))
-        turned_looks = own_turned_looks = 0
-        later_looks = MAX_FILL_NUMERAL_LOOKS if self.profile.inverse else MAX_FAINT_SEED_LOOKS
-        for group, most_looks, turned in zip(groups, (MAX_SEED_LOOKS, later_looks), (True, False)):
-            looks, fill_numerals = 0, self.profile.inverse and not turned
-            for x, y, theta in group:
-                if look_in is not None and not look_in((x + 0.5) * fine_scale - 0.5, (y + 0.5) * fine_scale - 0.5):
-                    continue  # nothing changed around it
-                settled_here = [in_fine_view(corners) for corners in settled]
-                if inside((x, y), settled_here):
-                    continue  # a card read already
-                if fill_numerals and near((x, y), settled_here, FILL_NUMERAL_CLEARANCE_MM * SEED_PX_PER_MM):
-                    continue  # paper between cards read already: their rims
-                read_there = [corners for _, corners, _ in readings
-                              if same_place((x, y, theta), in_fine_view(corners), SEED_PX_PER_MM,
-                                            SAME_PLACE_MM, SAME_TURN_DEG)]
-                if read_there:
-                    if turned and turned_looks < MAX_TURNED_LOOKS:
-                        turned_looks += 1
-                        self._look_turned(frame, view, (x, y, theta), read_there, readings, settled)
-                    continue
-                if looks == most_looks:
-                    break
-                looks += 1
-                found = self.finder.outline_near(view, x, y, theta, self.rim_mm)
-                known, read = len(settled), len(readings)
-                if found is not None:
-                    self._consider(frame, view, found, readings, settled, look_around=not fill_numerals)
-                if len(settled) == known and (found is None or found.score is None):
-                    # the edges pulled the outline off the card (a patterned cloth): the numeral tells its
-                    # place (2,000 bench scenes: 3 more cards right, none lost; about 6 such looks a frame)
-                    at_seed = self.finder.outline_at(view, x, y, theta)
-                    if at_seed.score is not None:
-                        self._consider(frame, view, at_seed, readings, settled, look_around=False)
-                if found is None:
-                    continue
-                if (turned and len(settled) == known and len(readings) > read and own_turned_looks < MAX_TURNED_LOOKS
-                        and _shows_ink(readings[-1][0])):
-                    own_turned_looks += 1  # the card on top may lie turned against the pile whose edges won
-                    self._look_turned(frame, view, (x, y, theta), [found.corners_frame], readings, settled)
+    def _refined_proposal(self, frame, view, proposal) -> tuple[CardReading, np.ndarray] | None:
+        """The reading of the outline the edges support best around a proposal (the
+        network's centre and turn as the start; ``CardFinder.outline_near``), moved onto
+        its numeral, where it is trusted and matched at least ``FAR_TURN_TRUSTED_MATCH``;
+        else None."""
+        found = self.finder.outline_from(view, proposal.corners_view, self.rim_mm)
+        if found is None:
+            return None
+        reading, corners = self._read_on_numeral(frame, found.corners_frame)
+        return (reading, corners) if self._trusted(reading) and reading.match >= FAR_TURN_TRUSTED_MATCH else None
 
-    def _look_turned(self, frame, view, seed: tuple[float, float, float], read_there: list[np.ndarray],
-                     readings: list, settled: list) -> None:
-        """Outlines refined from a numeral seed (fine view) turned ``SEED_TURNS_DEG``, where
-        the outlines ``read_there`` (frame pixels) were read as unknown: read when turned
-        against all of them (``TURNED_AGAINST_DEG``)."""
-        x, y, theta = seed
-        for turn in SEED_TURNS_DEG:
-            found = self.finder.outline_near(view, x, y, theta + math.radians(turn), self.rim_mm)
-            if found is None or any(turn_between(found.corners_frame, corners) < TURNED_AGAINST_DEG
-                                    and apart_mm(found.corners_frame, corners) < SAME_PLACE_MM
-                                    for corners in read_there):
-                continue
-            far = folded(turn_deg(found.corners_view) - math.degrees(theta)) > FAR_TURN_DEG
-            self._consider(frame, view, found, readings, settled, look_around=False,
-                           least_match=FAR_TURN_TRUSTED_MATCH if far else None)
+    def _whole_enough(self, view, reading: CardReading, corners: np.ndarray, settled: list) -> bool:
+        """Whether a card read on a proposal the network is unsure of counts: its numeral
+        matches at least ``COVERED_TRUSTED_MATCH``, and no other card's edge crosses its
+        outline, or the cards crossing it are cards read whole (a row's 11 under its
+        neighbours' piles; then never a 1, the first digit of a number half under the
+        next card)."""
+        if reading.match < COVERED_TRUSTED_MATCH:
+            return False
+        if self.finder.verify(view, corners) is not None:
+            return True
+        return _covered(corners, settled) and reading.card.number != 1
 
-    def _look_further(self, frame, view, readings: list, settled: list) -> None:
-        """Outlines read as no card but showing a deck's ink, where no card was read: the
-        numeral is looked for further around (``CardReader.look_further``), and where it is
-        read as a card the outline is moved onto it, checked there and read again; kept
-        only when read whole and well matched there."""
-        looked: list[np.ndarray] = []
-        for reading, corners, _ in list(readings):
-            centre = np.mean(corners, axis=0)
-            if (reading.card is not None or reading.colour_confidence < AROUND_MIN_COLOUR
-                    or inside(centre, settled) or inside(centre, looked)):
-                continue
-            looked.append(corners)
-            further = self.reader.look_further(frame, corners, FURTHER_MM)
-            if further.card is None or np.hypot(*further.shift) <= OFF_PLACE_PX:
-                continue
-            moved = corners + further.shift
-            if inside(np.mean(moved, axis=0), settled):
-                continue
-            moved_score = self.finder.verify(view, moved)
-            if moved_score is None and not _covered(moved, settled):
-                continue
-            moved_reading = self.reader.read_card(frame, moved)
-            if not (self._trusted(moved_reading) and moved_reading.match >= FURTHER_TRUSTED_MATCH):
-                continue
-            if moved_score is None:
-                covered = self._read_as_covered(frame, moved_reading, moved)
-                if covered is None:
-                    continue
-                moved_reading, moved = covered
-            readings.append((moved_reading, moved, moved_score))
-            settled.append(moved)
+    def _fits_better(self, moved: CardReading, first: CardReading) -> bool:
+        """Whether a reading on a moved or turned outline may stand for the first one: its
+        numeral matches better there, or the number was sure already and the move only
+        cleared the outline's checks. Between two numbers the numeral leaves in doubt (a
+        6 blurred into a 5), another outline that fits no better only picks one."""
+        return moved.match > first.match or (moved.number == first.number
+                                             and first.number_confidence >= self.profile.thresholds["min_confidence"])
+
+    def _turned_proposal(self, frame, corners: np.ndarray) -> tuple[CardReading, np.ndarray] | None:
+        """The best-matched trusted reading of ``corners`` turned about its centre by
+        ``IN_PLACE_TURNS_DEG`` (moved onto its numeral), matched at least
+        ``FAR_TURN_TRUSTED_MATCH``, never a 1; else None."""
+        best = None
+        for turn in IN_PLACE_TURNS_DEG:
+            again, turned = self._read_on_numeral(frame, rotated(corners, turn))
+            if (self._trusted(again) and again.match >= FAR_TURN_TRUSTED_MATCH and again.card.number != 1
+                    and (best is None or again.match > best[0].match)):
+                best = (again, turned)
+        return best
 
     def _read_again_in_this_light(self, frame, readings: list) -> None:
         """Cards whose number was read but whose colour was not, or not beyond doubt
@@ -391,52 +316,6 @@ class TableReader:
             if read_now or other_colour:
                 readings[i] = (again, corners, score)
 
-    def _consider(self, frame, view, found, readings: list, settled: list, look_around: bool = True,
-                  least_match: float | None = None) -> None:
-        """Read one outline (moved onto its numeral when that lies off its place, checked
-        again there); a trusted reading settles its place. An outline the finder accepts
-        but that does not read as a whole card, with ink of a deck colour and something of
-        a numeral on it, may be the card below or a neighbour's edge: outlines refined
-        around it are read too."""
-        corners = found.corners_frame
-        # a rejected outline counts only when read as a card: what else it shows is not asked
-        reading = self.reader.read_card(frame, corners, card_only=found.score is None)
-        crossed = False  # another card's edge crosses the outline: a card read already lies on it
-        if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
-            corners = corners + reading.shift
-            crossed = self.finder.verify(view, corners) is None
-            if crossed and not _covered(corners, settled):
-                return
-            reading = self.reader.read_card(frame, corners)
-            if crossed:
-                covered = self._read_as_covered(frame, reading, corners)
-                if covered is None:
-                    return
-                reading, corners = covered
-        elif found.score is None:
-            return
-        trusted = self._trusted(reading)
-        if reading.card is not None and not trusted and reading.match < TRUSTED_MATCH and reading.card.number != 1:
-            turned = self._turned_in_place(frame, view, reading, corners, settled)
-            if turned is not None:
-                (reading, corners), trusted = turned, True
-        if least_match is not None and not (trusted and reading.match >= least_match):
-            return
-        if look_around and not trusted and _shows_ink(reading):
-            turns = AROUND_TURNS_DEG + (AROUND_READ_TURNS_DEG if reading.card is not None else ())
-            known = len(settled)
-            for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, turns):
-                far = turn_between(found.corners_view, other.corners_view) > FAR_TURN_DEG
-                self._consider(frame, view, other, readings, settled, look_around=False,
-                               least_match=FAR_TURN_TRUSTED_MATCH if far else None)
-                if len(settled) > known:
-                    break
-        if trusted and reading.match < RECHECK_TRUSTED_BELOW:
-            reading, corners = self._better_around(frame, view, found, reading, corners)
-        if trusted:
-            settled.append(corners)
-        readings.append((reading, corners, None if crossed else found.score or 0.0))
-
     def _read_on_numeral(self, frame, corners: np.ndarray) -> tuple[CardReading, np.ndarray]:
         """The reading of ``corners``, and where it names a card whose numeral lies off its
         place, that of the outline moved onto it."""
@@ -445,60 +324,6 @@ class TableReader:
             corners = corners + reading.shift
             reading = self.reader.read_card(frame, corners)
         return reading, corners
-
-    def _turned_in_place(self, frame, view, reading: CardReading, corners: np.ndarray,
-                         settled: list) -> tuple[CardReading, np.ndarray] | None:
-        """A card read on ``corners`` but matched too poorly to trust, read again on the
-        outline turned about its centre by ``IN_PLACE_TURNS_DEG`` (moved onto its
-        numeral): the best-matched reading of the same card, trusted, matched at least
-        ``FAR_TURN_TRUSTED_MATCH`` and on an outline that shows a whole card there (or
-        lies under cards read already); else None."""
-        best = None
-        for turn in IN_PLACE_TURNS_DEG:
-            again, turned = self._read_on_numeral(frame, rotated(corners, turn))
-            if (again.card == reading.card and self._trusted(again) and again.match >= FAR_TURN_TRUSTED_MATCH
-                    and (best is None or again.match > best[0].match)):
-                best = (again, turned)
-        if best is None or (self.finder.verify(view, best[1]) is None and not _covered(best[1], settled)):
-            return None
-        return best
-
-    def _better_around(self, frame, view, found, reading: CardReading,
-                       corners: np.ndarray) -> tuple[CardReading, np.ndarray]:
-        """The best-matched trusted reading of the outlines refined around ``found``
-        (moved onto their numerals), where one matches better than ``reading`` by
-        ``RECHECK_BETTER_BY``; else ``reading`` on ``corners``."""
-        best = (reading, corners)
-        turns = AROUND_TURNS_DEG + AROUND_READ_TURNS_DEG
-        for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, turns):
-            again, moved = self._read_on_numeral(frame, other.corners_frame)
-            if self._trusted(again) and again.match >= best[0].match + RECHECK_BETTER_BY:
-                best = (again, moved)
-        return best
-
-    def _read_as_covered(self, frame, reading: CardReading,
-                         corners: np.ndarray) -> tuple[CardReading, np.ndarray] | None:
-        """A card partly under cards read already (see ``_covered``): None unless read
-        whole with at least ``COVERED_TRUSTED_MATCH``; else its reading and outline turned
-        about its centre to where its numeral matches best, and moved onto it (the edges
-        of the cards on it pull the finder's turn). Never a 1: the first digit of a 1x
-        whose second digit lies under the next card reads as one (seed 11, scene 885: a
-        Y17 half under its neighbour read as Y1)."""
-        if not (self._trusted(reading) and reading.match >= COVERED_TRUSTED_MATCH) or reading.card.number == 1:
-            return None
-        best = (reading, corners)
-        for turn in COVERED_TURNS_DEG:
-            turned = rotated(corners, turn)
-            again = self.reader.read_card(frame, turned)
-            if again.card == reading.card and again.match > best[0].match and self._trusted(again):
-                best = (again, turned)
-        reading, corners = best
-        if np.hypot(*reading.shift) > OFF_PLACE_PX:
-            moved = corners + reading.shift
-            again = self.reader.read_card(frame, moved)
-            if again.card == reading.card and again.match >= reading.match and self._trusted(again):
-                return again, moved
-        return best
 
     def _trusted(self, reading: CardReading) -> bool:
         """Read as a whole card: a numeral that matches well on a face clean where the deck prints nothing."""

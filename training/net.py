@@ -1,0 +1,39 @@
+"""The card detector's network: a small fully convolutional net (about 170,000 weights).
+
+Four stages halve the view's resolution each (to a sixteenth: a card is then about
+two cells by three, and the deepest cells see a whole card with its neighbours); the
+last two are brought back up to a quarter (a feature pyramid's top-down path) where
+five maps are read out: the centre score and the centre's offset and the long side's
+direction (see ``train.py``). Plain 3 × 3 convolutions, batch norm and ReLU: what
+OpenCV's dnn runs fast on one core and imports from ONNX in every version since 4.8.
+"""
+
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def conv(inputs: int, outputs: int, stride: int = 1, size: int = 3) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(inputs, outputs, size, stride, size // 2, bias=False), nn.BatchNorm2d(outputs),
+                         nn.ReLU(inplace=True))
+
+
+class CardNet(nn.Module):
+    def __init__(self, widths=(16, 32, 48, 64)):
+        super().__init__()
+        a, b, c, d = widths
+        self.halved = conv(3, a, 2)
+        self.quarter = nn.Sequential(conv(a, b, 2), conv(b, b))
+        self.eighth = nn.Sequential(conv(b, c, 2), conv(c, c))
+        self.sixteenth = nn.Sequential(conv(c, d, 2), conv(d, d), conv(d, d))
+        self.lateral8, self.lateral16 = conv(c, b, size=1), conv(d, b, size=1)
+        self.fuse8, self.fuse4 = conv(b, b), conv(b, b)
+        self.head = nn.Conv2d(b, 5, 1)
+        nn.init.constant_(self.head.bias[:1], -4.6)  # centre scores start near 0.01, as in CenterNet
+
+    def forward(self, x):
+        x4 = self.quarter(self.halved(x))
+        x8 = self.eighth(x4)
+        x16 = self.sixteenth(x8)
+        y8 = self.fuse8(self.lateral8(x8) + F.interpolate(self.lateral16(x16), scale_factor=2.0, mode="nearest"))
+        y4 = self.fuse4(x4 + F.interpolate(y8, scale_factor=2.0, mode="nearest"))
+        return self.head(y4)
