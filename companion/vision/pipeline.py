@@ -152,9 +152,9 @@ INVERSE_RIM_MM = 2.0
 # part that shows can pass for another number (an 8 under a finger read as a 3, a fanned
 # row's 10 as a 16). Read as a card, it counts only where its numeral matches at least
 # ``COVERED_TRUSTED_MATCH`` and no other card's edge crosses its outline. On 400 bench
-# scenes (every fifth), of the trusted readings of proposals scored below 0.5 (51), one was
-# wrong (the 8 as 3, matched 0.83); of the cards that must be read, 2 in 5,100 scored below
-# 0.5 (0.4–0.5) and 7 below 0.6.
+# scenes (every fifth, the shipped model), of the trusted readings of proposals scored
+# below 0.5 (20), one was wrong (a covered B10 as B16, matched 0.88); of the proposals on
+# cards that must be read (3,003), 5 scored below 0.5 (0.38–0.47) and 13 below 0.6.
 UNSURE_SCORE = 0.5
 
 
@@ -217,10 +217,11 @@ class TableReader:
         return CardDetector()
 
     def _find_cards(self, frame, view, readings: list, settled: list, look_in: LookIn | None) -> None:
-        """Every card the detector proposes, read on its outline moved onto its numeral;
-        one not read whole though it shows a deck's ink is read turned in place too (the
-        top card of a pile turned against the pile: the network's turn leans to the
-        pile's edges)."""
+        """Every card the detector proposes, surest first, read on its outline moved onto
+        its numeral (see the module's docstring): one not read whole though it shows a
+        deck's ink is read on the outline the edges support around it, or turned in
+        place, where that fits better; one the network is unsure of counts only when
+        whole enough (``_whole_enough``)."""
         for proposal in self.detector.detect(view, look_in):
             if look_in is not None and not look_in(*proposal.corners_view.mean(axis=0)):
                 continue
