@@ -59,6 +59,7 @@ def _read(args: argparse.Namespace) -> int:
             print(f"elfer read: cannot read {path} as a picture", file=sys.stderr)
             status = 2
             continue
+        reader.reset()  # each picture on its own: no mapping or scale carried over from the one before
         reading = reader.read(frame)
         if args.json:
             print(json.dumps({"image": str(path), "area": reading.area,

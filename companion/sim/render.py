@@ -37,6 +37,7 @@ class Scenery:
     camera: Camera
     lighting: Lighting
     seed: int
+    markers: bool = True  # the play area's four markers lie on the table
 
     def describe(self) -> dict:
         return {"style": self.style, "surface": self.surface, "area_mm": list(self.area_mm),
@@ -54,7 +55,8 @@ class TableRenderer:
         self.size = (int(np.ceil((x1 - x0) * PX_PER_MM)), int(np.ceil((y1 - y0) * PX_PER_MM)))
         rng = np.random.default_rng(scenery.seed)
         self.base = make_surface(scenery.surface, self.size, PX_PER_MM, rng)
-        self._draw_markers(self.base, scenery.area_mm)
+        if scenery.markers:
+            self._draw_markers(self.base, scenery.area_mm)
         self._painted: tuple[CardPose, ...] = ()
         self._image = self.base
 

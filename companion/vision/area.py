@@ -69,7 +69,9 @@ class AreaView:
     ``to_frame`` maps view pixels to frame pixels (3 × 3 homography, identity without a
     mapping); ``found`` says whether play-area markers were seen in this frame (detected,
     or confirmed in place by the check), ``markers`` which ones; ``mapped`` says whether
-    a mapping is in use (it may have been made on an earlier frame).
+    a mapping is in use (it may have been made on an earlier frame); ``guessed`` that
+    there are no markers and the frame itself stands for the view, at the scale its
+    cards show (:func:`frame_as_view`).
     """
 
     frame: np.ndarray
@@ -80,6 +82,7 @@ class AreaView:
     mapped: bool = False
     markers: tuple[int, ...] = ()
     margin_mm: float = DEFAULT_MARGIN_MM
+    guessed: bool = False
     _cache: dict = field(default_factory=dict, repr=False)
 
     @cached_property
@@ -141,6 +144,15 @@ class AreaView:
     def _need_mapping(self) -> None:
         if not self.mapped:
             raise ValueError("no play-area mapping: the view is the raw frame")
+
+
+def frame_as_view(frame: np.ndarray, px_per_mm: float) -> AreaView:
+    """Without markers: the frame taken for a top-down view of the table at
+    ``px_per_mm`` (true of a camera looking straight down; a tilted one makes the scale
+    vary across the frame). The scale is guessed from the cards (``frame_scale.py``)."""
+    height, width = frame.shape[:2]
+    return AreaView(frame, np.eye(3), float(px_per_mm), (width, height), found=False, mapped=True, margin_mm=0.0,
+                    guessed=True)
 
 
 def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -85,7 +85,7 @@ def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
             reads_before, second_looks_before = stream.partial_reads + stream.reads, stream.second_looks
             for name, reader in (("stream", stream), ("whole", whole)):
                 if name == "whole":
-                    whole.area.reset()  # from scratch: nothing carried over from the frame before
+                    whole.reset()  # from scratch: nothing carried over from the frame before
                 start = time.perf_counter()
                 reading = reader.read(frame)
                 elapsed = (time.perf_counter() - start) * 1000

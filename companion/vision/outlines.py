@@ -59,6 +59,12 @@ def rotated(corners: np.ndarray, turn_deg: float) -> np.ndarray:
     return (np.asarray(corners) - centre) @ np.array([[cos, sin], [-sin, cos]]) + centre
 
 
+def resized(corners: np.ndarray, factor: float) -> np.ndarray:
+    """An outline (frame pixels) grown (or shrunk) about its centre."""
+    centre = np.mean(corners, axis=0)
+    return (np.asarray(corners) - centre) * factor + centre
+
+
 def near(point, polygons: list[np.ndarray], reach: float) -> bool:
     """Whether a point lies inside one of the polygons or within ``reach`` of one."""
     return any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), True) >= -reach
@@ -70,4 +76,6 @@ def inside(point, polygons: list[np.ndarray]) -> bool:
                for polygon in polygons)
 
 
-__all__ = ["apart_mm", "folded", "inside", "near", "overlap", "rotated", "same_place", "turn_between", "turn_deg"]
+__all__ = ["apart_mm", "folded", "inside", "near", "overlap", "resized", "rotated", "same_place", "turn_between",
+           "turn_deg"]
+
