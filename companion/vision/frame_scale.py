@@ -9,8 +9,9 @@ add up to most wins; its score peaks broadly and a little below the true scale. 
 the numerals of the surest cards decide: their outlines are read grown and shrunk in
 steps of 5 %, and the size whose numerals match best on average sets the scale.
 
-Measured on 96 bench scenes (every 21st of seed 2026, the markers ignored): the guess
-within 3 % of the scale at the middle of the frame in half of them, within 7 % in 95 %.
+On 200 bench scenes (every tenth of seed 2026, the markers ignored) the guess lies
+within 3 % of the scale the markers give at the middle of the view in 78 % of them,
+within 5 % in 92 %, within 10 % in 98.5 %, at most 14 % off.
 """
 
 from __future__ import annotations
