@@ -78,4 +78,3 @@ def inside(point, polygons: list[np.ndarray]) -> bool:
 
 __all__ = ["apart_mm", "folded", "inside", "near", "overlap", "resized", "rotated", "same_place", "turn_between",
            "turn_deg"]
-

@@ -323,17 +323,18 @@ class TableReader:
         """The best-matched trusted reading of ``corners`` turned about its centre by
         ``IN_PLACE_TURNS_DEG`` (moved onto its numeral), matched at least
         ``FAR_TURN_TRUSTED_MATCH``, never a 1 (its stroke fits a turned 3's); else None."""
-        return self._best_trusted(frame, [rotated(corners, turn) for turn in IN_PLACE_TURNS_DEG], no_ones=True)
+        return self._best_trusted(frame, [rotated(corners, turn) for turn in IN_PLACE_TURNS_DEG],
+                                  lambda again: again.card.number != 1)
 
-    def _best_trusted(self, frame, outlines: list[np.ndarray], no_ones: bool = False
+    def _best_trusted(self, frame, outlines: list[np.ndarray], accept=lambda reading: True
                       ) -> tuple[CardReading, np.ndarray] | None:
         """The best-matched trusted reading of the outlines (each moved onto its numeral)
-        matched at least ``FAR_TURN_TRUSTED_MATCH`` (with ``no_ones``, never a 1); else None."""
+        matched at least ``FAR_TURN_TRUSTED_MATCH`` that ``accept`` takes; else None."""
         best = None
         for outline in outlines:
             again, moved = self._read_on_numeral(frame, outline)
-            if (self._trusted(again) and again.match >= FAR_TURN_TRUSTED_MATCH
-                    and not (no_ones and again.card.number == 1) and (best is None or again.match > best[0].match)):
+            if (self._trusted(again) and again.match >= FAR_TURN_TRUSTED_MATCH and accept(again)
+                    and (best is None or again.match > best[0].match)):
                 best = (again, moved)
         return best
 

@@ -266,12 +266,8 @@ class SearchingReader(TableReader):
         numeral): the best-matched reading of the same card, trusted, matched at least
         ``FAR_TURN_TRUSTED_MATCH`` and on an outline that shows a whole card there (or
         lies under cards read already); else None."""
-        best = None
-        for turn in IN_PLACE_TURNS_DEG:
-            again, turned = self._read_on_numeral(frame, rotated(corners, turn))
-            if (again.card == reading.card and self._trusted(again) and again.match >= FAR_TURN_TRUSTED_MATCH
-                    and (best is None or again.match > best[0].match)):
-                best = (again, turned)
+        best = self._best_trusted(frame, [rotated(corners, turn) for turn in IN_PLACE_TURNS_DEG],
+                                  lambda again: again.card == reading.card)
         if best is None or (self.finder.verify(view, best[1]) is None and not _covered(best[1], settled)):
             return None
         return best
