@@ -246,12 +246,12 @@ class PlayArea:
             if ids is not None:
                 for marker_id, box in zip(np.ravel(ids), corners):
                     boxes.setdefault(int(marker_id), np.asarray(box, np.float32).reshape(4, 2))
-        corners = {}
-        for marker_id, box in boxes.items():
-            if marker_id in MARKER_IDS:
-                refined = _refine_square(grey, box.astype(np.float64))
-                corners[marker_id] = box.astype(np.float64) if refined is None else refined
-        return corners
+        ids = [marker_id for marker_id in boxes if marker_id in MARKER_IDS]
+        if not ids:
+            return {}
+        detected = np.array([boxes[marker_id] for marker_id in ids], np.float64)
+        return {marker_id: box if refined is None else refined
+                for marker_id, box, refined in zip(ids, detected, _refine_squares(grey, detected))}
 
     def _detect_and_map(self, grey: np.ndarray) -> tuple[int, ...]:
         corners = self._detect(grey)
@@ -344,28 +344,33 @@ def _crop(image: np.ndarray, centre: np.ndarray, half: int) -> tuple[np.ndarray 
     return image[y0:cy + half + 1, x0:cx + half + 1], np.array([x0, y0], np.float64)
 
 
-def _refine_square(grey: np.ndarray, box: np.ndarray) -> np.ndarray | None:
-    """The marker's corners (4, 2) from straight lines fitted to its four outer edges.
+def _refine_squares(grey: np.ndarray, boxes: np.ndarray) -> list[np.ndarray | None]:
+    """Each marker's corners (4, 2) from straight lines fitted to its four outer edges
+    (``boxes``: the detected corners, markers × 4 × 2).
 
     Along each side the black-to-white step is measured across the side at a few
     points (where the intensity crosses halfway between the black and the white level,
     which a symmetric blur leaves in place), a line is fitted through those points,
     points off it are dropped (a finger, a glare spot) and the line is fitted again;
-    neighbouring lines cross at the corners. None when a side gives too few points.
+    neighbouring lines cross at the corners. None for a marker with a side that gives
+    too few points. Every side of every marker at once: numpy's cost per call, not the
+    arithmetic, is most of the time on arrays this small.
     """
-    centre = box.mean(axis=0)
+    markers = len(boxes)
+    sides = 4 * markers
+    centres = np.repeat(boxes.mean(axis=1), 4, axis=0)
     steps = np.arange(-_EDGE_REACH_PX, _EDGE_REACH_PX + 0.01, 0.5)
     along = np.linspace(0.15, 0.85, _EDGE_SAMPLES)
-    starts, ends = box, np.roll(box, -1, axis=0)
+    starts, ends = boxes.reshape(-1, 2), np.roll(boxes, -1, axis=1).reshape(-1, 2)
     directions = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1), 1e-9)[:, None]
     normals = np.stack([directions[:, 1], -directions[:, 0]], axis=1)
-    outward = np.einsum("ij,ij->i", normals, (starts + ends) / 2 - centre) >= 0
+    outward = np.einsum("ij,ij->i", normals, (starts + ends) / 2 - centres) >= 0
     normals[~outward] *= -1  # pointing out of the marker, from black to white
     points = starts[:, None, :] + along[None, :, None] * (ends - starts)[:, None, :]  # (side, sample, 2)
     samples = points[:, :, None, :] + steps[None, None, :, None] * normals[:, None, None, :]
-    # all four sides' profiles in one remap (a call per side cost more than the sampling)
-    values = cv2.remap(grey, samples[..., 0].reshape(4 * _EDGE_SAMPLES, -1).astype(np.float32),
-                       samples[..., 1].reshape(4 * _EDGE_SAMPLES, -1).astype(np.float32),
+    # all sides' profiles in one remap (a call per side cost more than the sampling)
+    values = cv2.remap(grey, samples[..., 0].reshape(sides * _EDGE_SAMPLES, -1).astype(np.float32),
+                       samples[..., 1].reshape(sides * _EDGE_SAMPLES, -1).astype(np.float32),
                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
     # every sample point at once: where its profile first rises above halfway from
     # the black level (first three samples) to the white level (last three)
@@ -374,23 +379,32 @@ def _refine_square(grey: np.ndarray, box: np.ndarray) -> np.ndarray | None:
     above = values > halfway[:, None]
     first = above.argmax(axis=1)
     usable = (light - dark >= 20) & above.any(axis=1) & (first > 0)
-    rows = np.arange(4 * _EDGE_SAMPLES)
+    rows = np.arange(sides * _EDGE_SAMPLES)
     before, at = values[rows, first - 1], values[rows, first]
     fraction = (halfway - before) / np.maximum(at - before, 1e-9)
     edges = (points.reshape(-1, 2) + (steps[first - 1] + 0.5 * fraction)[:, None]
-             * np.repeat(normals, _EDGE_SAMPLES, axis=0)).reshape(4, _EDGE_SAMPLES, 2)
-    keep = usable.reshape(4, _EDGE_SAMPLES)
-    if (keep.sum(axis=1) < _EDGE_SAMPLES // 2).any():
-        return None
+             * np.repeat(normals, _EDGE_SAMPLES, axis=0)).reshape(sides, _EDGE_SAMPLES, 2)
+    keep = usable.reshape(sides, _EDGE_SAMPLES)
+    failed = (keep.sum(axis=1) < _EDGE_SAMPLES // 2).reshape(markers, 4).any(axis=1)
     # a line through each side's points (least squares, as cv2.fitLine with DIST_L2), the
-    # points off it dropped and the line fitted again: all four sides at once
+    # points off it dropped and the line fitted again; a side too few points kept fails its marker
     lines = None
     for _ in range(2):
+        keep[np.repeat(failed, 4)] = True  # a failed marker's lines are not used: keep them computable
         lines = _fitted_lines(edges, keep)
         offsets = np.abs(np.einsum("skj,sj->sk", edges - lines[:, None, 2:], lines[:, [1, 0]] * (1.0, -1.0)))
         keep = keep & (offsets <= np.maximum(0.5, 2.5 * _masked_medians(offsets, keep))[:, None])
-        if (keep.sum(axis=1) < _EDGE_SAMPLES // 2).any():
-            return None
+        failed |= (keep.sum(axis=1) < _EDGE_SAMPLES // 2).reshape(markers, 4).any(axis=1)
+    refined: list[np.ndarray | None] = []
+    for marker, box in enumerate(boxes):
+        refined.append(None if failed[marker] else _crossings(lines[4 * marker:4 * marker + 4], box))
+    return refined
+
+
+def _crossings(lines: np.ndarray, box: np.ndarray) -> np.ndarray | None:
+    """Where neighbouring lines (4 × (vx, vy, x0, y0)) of a marker's sides cross: its
+    corners, or None where two are parallel or a corner lies more than 3 px off the
+    detected one."""
     corners = []
     for k in range(4):
         (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = lines[k - 1], lines[k]

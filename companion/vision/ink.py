@@ -19,6 +19,7 @@ colour, not its darkness, over the paper beside it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -154,10 +155,16 @@ def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_pe
     keeps it. None where the ring has fewer pixels than the strokes (the numeral lies
     at the card's edge)."""
     h, w = normalised.shape[:2]
-    mask = np.zeros((h, w), np.uint8)
-    mask[rows, cols] = 1
-    near = cv2.dilate(mask, _disc(STROKE_REACH_MM * px_per_mm)) > 0
-    ring = (cv2.dilate(mask, _disc((STROKE_REACH_MM + PAPER_RING_MM) * px_per_mm)) > 0) & ~near
+    near_disc, ring_disc = _disc(STROKE_REACH_MM * px_per_mm), _disc((STROKE_REACH_MM + PAPER_RING_MM) * px_per_mm)
+    # only the strokes' box and the ring's reach around it can be near or on the ring
+    reach = ring_disc.shape[0] // 2
+    top, left = max(int(rows.min()) - reach, 0), max(int(cols.min()) - reach, 0)
+    bottom, right = min(int(rows.max()) + reach + 1, h), min(int(cols.max()) + reach + 1, w)
+    normalised = normalised[top:bottom, left:right]
+    mask = np.zeros(normalised.shape[:2], np.uint8)
+    mask[rows - top, cols - left] = 1
+    near = cv2.dilate(mask, near_disc) > 0
+    ring = (cv2.dilate(mask, ring_disc) > 0) & ~near
     ring_pixels = normalised[ring]
     if len(ring_pixels) < len(rows):
         return None
@@ -167,9 +174,12 @@ def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_pe
     return (1.0 - taken / len(rows)).astype(np.float32)
 
 
+@functools.lru_cache(maxsize=8)
 def _disc(radius: float) -> np.ndarray:
     size = 2 * max(1, int(round(radius))) + 1
-    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    disc.flags.writeable = False
+    return disc
 
 
 def _strongest(pixels: np.ndarray, quantile: float) -> tuple[np.ndarray, np.ndarray, float]:
@@ -192,8 +202,10 @@ def _ink_fields(foreground: np.ndarray, typical: np.ndarray, inverse: bool) -> t
     ink = 1.0 / np.maximum(foreground, 1e-3) if inverse else foreground
     absorption = 1.0 - ink[::-1].astype(np.float64)
     paper = typical * foreground if inverse else typical
-    return (ink, absorption, chromaticity(absorption), float(np.linalg.norm(absorption)),
-            float(np.linalg.norm(foreground - 1.0)), paper[::-1] >= _CLIPPED)
+    offset = foreground - 1.0
+    # the vectors' lengths as np.linalg.norm takes them, without its dispatch
+    return (ink, absorption, chromaticity(absorption), math.sqrt(absorption @ absorption),
+            float(np.sqrt(offset @ offset)), paper[::-1] >= _CLIPPED)
 
 
 _OPPONENT = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[np.sqrt(2)], [np.sqrt(6)]])
@@ -227,6 +239,9 @@ class InkModel:
         self._ink_saturation = np.maximum(np.hypot(chroma[:, 0], chroma[:, 1]), 1e-3)
         self._ink_polar = np.stack([np.arctan2(chroma[:, 1], chroma[:, 0]), np.log(self._ink_saturation)], axis=1)
         self._covariance = covariance
+        # per number of saturated channels: the factors and their costs where nothing tells the paper's level
+        costs = (np.log(_CLIP_FACTORS) / thresholds["clip_spread"]) ** 2
+        self._unknown_paper = {count: _combinations([(_CLIP_FACTORS, costs)] * count) for count in (1, 2, 3)}
 
     def colour(self, measurement: Measurement, paper: np.ndarray | None = None) -> tuple[Colour, float]:
         """The likeliest colour and its confidence: its posterior among the deck's inks,
@@ -328,16 +343,22 @@ class InkModel:
                     factors = np.maximum(1.0, centre * _PAPER_STEPS)
                     options.append((factors, (np.log(factors / centre) / spread) ** 2))
         else:
-            costs = (np.log(_CLIP_FACTORS) / self._t["clip_spread"]) ** 2
-            options = [(_CLIP_FACTORS, costs)] * len(clipped)
-        factors = np.stack([g.ravel() for g in np.meshgrid(*[f for f, _ in options], indexing="ij")], axis=1)
-        penalty = sum(g.ravel() for g in np.meshgrid(*[c for _, c in options], indexing="ij"))
+            options = None
+        factors, penalty = (_combinations(options) if options is not None
+                            else self._unknown_paper[len(clipped)])
         ratios = np.repeat((1.0 - measurement.absorption)[None, :], len(factors), axis=0)
         ratios[:, clipped] = ratios[:, clipped] / factors
         absorption = 1.0 - ratios
         grey = np.maximum(absorption.sum(axis=1) / np.sqrt(3), 1e-3)
         return (absorption @ _OPPONENT.T) / grey[:, None], penalty, factors
 
+
+def _combinations(options: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Every combination of one factor per channel (combinations × channels) and what
+    each costs in all, of ``options`` (per channel: its factors and their costs)."""
+    factors = np.stack([g.ravel() for g in np.meshgrid(*[f for f, _ in options], indexing="ij")], axis=1)
+    penalty = sum(g.ravel() for g in np.meshgrid(*[c for _, c in options], indexing="ij"))
+    return factors, penalty
 
 def _ink_saturated(measurement: Measurement) -> np.ndarray:
     """(R, G, B) bools: the ink itself is as bright as the sensor records there (a pale

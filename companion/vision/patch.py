@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from . import kernels
+from .arrays import median
 from .kernels import coverage
 
 FINE_PX_PER_MM = 1.0
@@ -49,7 +50,7 @@ class Patch:
         self.gv = cv2.Sobel(grey, cv2.CV_32F, 0, 1, scale=0.25)
         # an edge must stand out of the noise and texture of this patch, not only exceed
         # a few grey levels (else a noisy cloth is edges everywhere)
-        self.edge_t = max(EDGE_T, NOISE_FACTOR * _median(np.abs(self.gu[::3, ::3]).ravel()))
+        self.edge_t = max(EDGE_T, NOISE_FACTOR * median(np.abs(self.gu[::3, ::3]).ravel()))
         rows, cols = grey.shape
         end = int(SIDE_END_MM * FINE_PX_PER_MM)
         self.along_v = slice(reach + end, rows - reach - end)  # rows used for the left and right sides
@@ -130,7 +131,7 @@ class Patch:
             for thin, magnitude, _, position in (left, right):
                 found = side_positions(thin, magnitude, position)
                 if found is not None and len(found) >= 0.4 * thin.shape[0]:
-                    shifts.append(_median(found) - position)
+                    shifts.append(median(found) - position)
             shifts = [x for x in shifts if abs(x) <= 1.5]
             out.append(float(np.mean(shifts)) if shifts else 0.0)
         return out[0], out[1]
@@ -259,16 +260,6 @@ def _trial_turns(span_deg: float, steps: int) -> np.ndarray:
     turns = np.tan(np.radians(np.linspace(-span_deg, span_deg, steps)))
     turns.flags.writeable = False
     return turns
-
-
-def _median(values: np.ndarray) -> float:
-    """``np.median`` of a flat array (the same value, without its generic machinery: the
-    refinement takes a few hundred medians per frame)."""
-    half = values.size // 2
-    if values.size % 2:
-        return float(np.partition(values, half)[half])
-    part = np.partition(values, (half - 1, half))
-    return float((part[half - 1] + part[half]) / 2)
 
 
 def _inward(profile: np.ndarray, start: int, end: int, depth: int) -> tuple[np.ndarray, np.ndarray]:

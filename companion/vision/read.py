@@ -60,6 +60,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
+from .arrays import median
 from .ink import InkModel, Measurement, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 from .seams import seam_strength
@@ -73,6 +74,7 @@ STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline
 STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
 INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
 INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip turned a little
+_INDEX_SPREAD = np.ones((1, 2 * INDEX_PAIR_PX + 1), np.uint8)
 # A glare spot saturates the paper under it: the ink there, darker, still shows, but with
 # a fraction of its contrast, so a numeral half under the spot matched its template
 # poorly (a 16 whose 6 lay in the glare, 0.66, beside a 15 at 0.65). On a card with at
@@ -228,11 +230,10 @@ def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
         return 0.0
     blank_ink = glyphs[:, middle] * blank[:, middle]
     rank = round(0.8 * (len(rows) - 1))
-    spread = np.ones((1, 2 * INDEX_PAIR_PX + 1), np.uint8)
     profiles = []
     for band in (rows, height - 1 - rows):
-        profile = np.sort(blank_ink[band], axis=0)[rank]
-        profiles.append(cv2.dilate((profile - np.median(profile))[None, :], spread))
+        profile = np.partition(blank_ink[band], rank, axis=0)[rank]
+        profiles.append(cv2.dilate((profile - median(profile))[None, :], _INDEX_SPREAD))
     return float(np.minimum(*profiles).max())
 
 
@@ -360,15 +361,18 @@ class CardReader:
         sums, squares = (_window_sums(table, h, w, step) for table in cv2.integral2(region, sdepth=cv2.CV_64F,
                                                                                     sqdepth=cv2.CV_64F))
         norms = np.sqrt(np.maximum(squares - sums * sums / n, 1e-9)).astype(np.float32)
-        if s:
-            windows = np.lib.stride_tricks.sliding_window_view(region, (h, w))[::step, ::step]
-            across = windows.shape[1]
-            windows = windows.reshape(-1, n)
-        else:
-            windows, across = region.reshape(1, -1), 1
+        down, across = (region.shape[0] - h) // step + 1, (region.shape[1] - w) // step + 1
+        # every window as a row of one matrix: a strided view (what sliding_window_view
+        # gives, without its checks), copied once by the reshape
+        row_stride, column_stride = region.strides
+        windows = np.lib.stride_tricks.as_strided(
+            region, (down, across, h, w), (step * row_stride, step * column_stride, row_stride, column_stride),
+            writeable=False).reshape(-1, n)
         scores = (windows @ self._templates) / norms[:, None]
         best = scores.argmax(axis=0)
-        offsets = np.stack([best % across * step - s, best // across * step - s], axis=1).astype(np.float64)
+        offsets = np.empty((len(best), 2))
+        offsets[:, 1], offsets[:, 0] = np.divmod(best, across)
+        offsets = offsets * step - s
         count = len(self.numbers)
         return scores.max(axis=0).reshape(2, count), offsets.reshape(2, count, 2)
 

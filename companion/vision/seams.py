@@ -10,8 +10,12 @@ next card's printed frame). :func:`seam_strength` finds the strongest such edge.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
+
+from .arrays import row_medians
 
 MIDDLE = (0.25, 0.75)  # share of the face's width searched: a deck's printed frame lies outside it
 # turns of the edge against the outline's long side tried (horizontal shift per row):
@@ -39,19 +43,33 @@ def seam_strength(card: np.ndarray) -> float:
     height, width = across.shape
     block = height // BLOCKS
     means = across[:block * BLOCKS].reshape(BLOCKS, block, width).mean(axis=1)  # (blocks, columns)
-    # a slanted edge lies in each block's column profile shifted by the slant times the
-    # block's height from the middle: shift the profiles back (linearly interpolated)
+    below, frac, rest = _shear_grid(height, width)
+    straightened = means.take(below) * rest + means.take(below + 1) * frac  # (shears, blocks, columns)
+    weakest = straightened.min(axis=1)  # (shears, columns)
+    left, right = round(MIDDLE[0] * width), round(MIDDLE[1] * width)
+    strength = (weakest[:, left:right] - row_medians(weakest)).max()
+    return float(strength) / contrast
+
+
+@functools.lru_cache(maxsize=16)
+def _shear_grid(height: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each sheared column profile takes its values: a slanted edge lies in each
+    block's column profile shifted by the slant times the block's height from the
+    middle, so the profiles are shifted back, linearly interpolated between the column
+    ``below`` (an index into the flat (blocks, columns) profiles) and the next, weighted
+    ``rest`` and ``frac``. Each (shears, blocks, columns); read only, shared by every
+    card of this size."""
+    block = height // BLOCKS
     centres = (np.arange(BLOCKS) + 0.5) * block - height / 2
     source = np.arange(width)[None, None, :] - SHEARS[:, None, None] * centres[None, :, None]
     source = np.clip(source, 0, width - 1)
-    below = np.minimum(source.astype(np.intp), width - 2)
-    frac = source - below
-    rows = np.arange(BLOCKS)[None, :, None]
-    straightened = means[rows, below] * (1 - frac) + means[rows, below + 1] * frac  # (shears, blocks, columns)
-    weakest = straightened.min(axis=1)  # (shears, columns)
-    left, right = round(MIDDLE[0] * width), round(MIDDLE[1] * width)
-    strength = (weakest[:, left:right] - np.median(weakest, axis=1, keepdims=True)).max()
-    return float(strength) / contrast
+    column = np.minimum(source.astype(np.intp), width - 2)
+    frac = source - column
+    below = column + width * np.arange(BLOCKS)[None, :, None]
+    grid = below, frac, 1 - frac
+    for array in grid:
+        array.flags.writeable = False
+    return grid
 
 
 __all__ = ["seam_strength"]
