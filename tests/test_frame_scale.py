@@ -59,11 +59,24 @@ def test_the_scale_is_kept_while_cards_show_and_guessed_again_after_an_empty_tab
     assert _named(reader.read(_frame(scene, ROWS))) == ON_TOP
 
 
-def test_a_card_laid_on_an_unmarked_table_is_seen_by_a_stream():
+def test_a_still_unmarked_table_is_read_once_and_a_card_laid_on_it_where_it_lies():
     scene, stream = _scene(False), StreamReader()
-    assert _named(stream.read(_frame(scene, ROWS))) == ON_TOP
+    first = stream.read(_frame(scene, ROWS))
+    assert _named(first) == ON_TOP and not first.area
+    for _ in range(2):
+        assert stream.read(_frame(scene, ROWS)).cards == first.cards
     laid = ROWS + (_pose("Y8", 260, 150, 5),)
     assert _named(stream.read(_frame(scene, laid))) == ON_TOP | {"Y8"}
+    assert (stream.scale_guesses, stream.reads, stream.partial_reads) == (1, 1, 1)
+
+
+def test_an_empty_unmarked_table_is_guessed_at_once_until_cards_are_laid_on_it():
+    scene, stream = _scene(False, seed=5), StreamReader()
+    for _ in range(3):
+        assert stream.read(_frame(scene, ())).cards == ()
+    assert stream.scale_guesses == 1
+    assert _named(stream.read(_frame(scene, ROWS))) == ON_TOP
+    assert stream.scale_guesses == 2
 
 
 def test_elfer_read_says_there_are_no_markers_and_reads_the_cards(tmp_path, capsys):

@@ -102,13 +102,15 @@ def test_a_camera_that_moved_is_read_whole():
     assert (stream.reads, stream.partial_reads) == (2, 0)
 
 
-def test_without_markers_every_frame_is_read_whole():
+def test_a_blank_frame_without_markers_is_not_guessed_at_again_until_it_changes():
     frame = _frame(_camera(), ROWS)
     blank = np.full_like(frame, 128)
     stream = StreamReader()
     for _ in range(3):
-        assert not stream.read(blank).area
-    assert stream.reads == 3
+        reading = stream.read(blank)
+        assert not reading.area and reading.cards == ()
+    assert (stream.scale_guesses, stream.reads) == (1, 0)
+    assert _named(stream.read(frame)) == ON_TOP  # the markers show: read as ever
 
 
 class _MissesAtFirst(TableReader):

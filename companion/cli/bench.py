@@ -25,8 +25,8 @@ def add_commands(commands) -> None:
                        "comparison, 0 to skip (default 500)")
     bench.add_argument("--search", action="store_true", help="vision, stream: find the cards by the edge and "
                        "numeral search instead of the card detector (the reader before the detector, for comparison)")
-    bench.add_argument("--no-markers", action="store_true", help="vision: read each scene as if it had no "
-                       "play-area markers (the frame at the scale its cards show)")
+    bench.add_argument("--no-markers", action="store_true", help="vision, stream: read each scene as if it had "
+                       "no play-area markers (the frame at the scale its cards show)")
     bench.add_argument("--streams", type=positive, default=24, help="stream: rendered streams (default 24)")
     bench.add_argument("--stream-frames", type=positive, default=100, help="stream: frames per stream "
                        "(default 100: 10 seconds of a game)")
@@ -44,7 +44,7 @@ def _bench(args: argparse.Namespace) -> int:
         from ..vision.bench_stream import run_stream_benchmark
 
         run_stream_benchmark(streams=args.streams, frames=args.stream_frames, seed=args.seed,
-                             mode="search" if args.search else "detect")
+                             mode="search" if args.search else "no-markers" if args.no_markers else "detect")
         return 0
     if args.what == "synth":
         from ..sim.bench_synth import run_synth_benchmark

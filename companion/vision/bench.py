@@ -29,12 +29,19 @@ import cv2
 import numpy as np
 
 from .evaluate_read import calibrated_profiles
-from .area import AreaView
-from .pipeline import TableReader, TableReading
+from .area import AreaView, PlayArea
+from .pipeline import TableReader
 from .search import SearchingReader
 from .profile import default_profile
 
 REQUIRED_SHARE, OPTIONAL_SHARE = 0.98, 0.5
+
+
+class _MarkersIgnored(PlayArea):
+    """A play area whose markers are never seen: every frame comes back unmapped."""
+
+    def update(self, frame: np.ndarray) -> AreaView:
+        return self._view(frame, ())
 
 
 class UnmarkedReader(TableReader):
@@ -42,9 +49,9 @@ class UnmarkedReader(TableReader):
     and they do not matter to the detector): each frame is read at the scale its cards
     show (``frame_scale.py``)."""
 
-    def read(self, frame: np.ndarray) -> TableReading:
-        height, width = frame.shape[:2]
-        return self.read_view(frame, AreaView(frame, np.eye(3), None, (width, height)))
+    def __init__(self, profile=None):
+        super().__init__(profile)
+        self.area = _MarkersIgnored()
 
 
 # how the reader finds the cards: the card detector, the search it replaced (``--search``),

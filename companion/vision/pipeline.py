@@ -229,7 +229,7 @@ class TableReader:
         show (``frame_scale.py``), kept for the frames that follow while they show cards
         read whole."""
         if not view.mapped:
-            view = self._frame_as_view(frame, view)
+            view = self.view_without_markers(frame, view)
         readings: list[tuple[CardReading, np.ndarray, float | None]] = []
         # outlines of cards read with a trusted match: nothing else to find inside
         settled: list[np.ndarray] = [seen.polygon for seen in known if seen.card is not None]
@@ -238,13 +238,14 @@ class TableReader:
         seen = _one_per_card(readings, self._trusted)
         if known:
             seen = [card for card in seen if not any(overlap(card.polygon, other.polygon) > OVERLAP for other in known)]
-        if view.guessed and not any(card.card is not None for card in seen):
+        if view.guessed and not any(card.card is not None for card in (*known, *seen)):
             self.frame_px_per_mm = None  # the camera may have moved: the next frame guesses again
         return TableReading(view.found, tuple(known) + tuple(seen))
 
-    def _frame_as_view(self, frame, view: AreaView) -> AreaView:
-        """The frame as a top-down view at the scale its cards show; ``view`` (no
-        mapping: no cards) where the detector sees none at any scale."""
+    def view_without_markers(self, frame, view: AreaView) -> AreaView:
+        """The frame as a top-down view at the scale its cards show (``frame_px_per_mm``,
+        guessed now where none is kept); ``view`` (no mapping: no cards) where the
+        detector sees none at any scale."""
         if self.frame_px_per_mm is None and self.detector is not None:
             self.frame_px_per_mm = guess_px_per_mm(frame, self.detector, self.reader)
         return view if self.frame_px_per_mm is None else frame_as_view(frame, self.frame_px_per_mm)

@@ -15,8 +15,13 @@ picture:
   moved just past the limit, in too small a spot to count, must not stay different
   from the picture for ever); elsewhere it stays as it was when the cards there were
   read, so a slow drift of the light adds up until it is seen as a change;
-- no mapping, a new mapping (the camera or the markers moved), or the first frame:
-  everything is read;
+- a new mapping (the camera or the markers moved), or the first frame: everything is
+  read;
+- no markers: the frame, at the scale its cards show (``TableReader.view_without_markers``),
+  stands for the view, and is read as above while the scale stays; a new scale is a new
+  mapping. Where no scale can be had (a table without cards, or none read whole), the
+  scale is guessed again only when the frame changes (``FRAME_DIVISOR``): a guess runs
+  the detector a dozen times, several times the cost of a read;
 - the table lay still for a few frames (``SECOND_LOOK_AFTER``, and every
   ``SECOND_LOOK_EVERY`` still frames after that): everything but the cards read whole
   is looked at again. A read depends on the frame's noise: a card the first read of a
@@ -50,36 +55,65 @@ SAME_MAPPING_PX = 0.05  # the mapping moved a view corner less than this (frame 
 # again, and every how many still frames after that: after a third of a second the hands
 # are gone; a second look costs about a read from scratch, so it comes seldom.
 SECOND_LOOK_AFTER, SECOND_LOOK_EVERY = 3, 20
+# Without markers and without a scale, changes are looked for in the frame shrunk by this
+# (a card of a 1280 × 720 frame from the synthetic table's cameras is 12 × 19 px or more).
+FRAME_DIVISOR = 8
 
 
 class StreamReader:
     """Reads one camera's frames in order (see the module docstring). ``reads`` counts
     the frames read whole, ``partial_reads`` those read only where they changed,
     ``second_looks`` the still frames in which the places without a card read whole
-    were looked at again."""
+    were looked at again, ``scale_guesses`` the frames without markers whose scale was
+    guessed."""
 
     def __init__(self, profile: Profile | None = None, reader: TableReader | None = None):
         self.reader = reader or TableReader(profile)
-        self.reads = self.partial_reads = self.second_looks = 0
+        self.reads = self.partial_reads = self.second_looks = self.scale_guesses = 0
         self._still = 0  # frames without a change since the last change
         self._picture: np.ndarray | None = None  # the table as the cards in ``_cards`` were read
         self._to_frame: np.ndarray | None = None
+        self._px_per_mm: float | None = None
         self._cards: tuple = ()
+        self._unscaled: np.ndarray | None = None  # no markers: the frame (shrunk) where no scale was had
 
     def reset(self) -> None:
         """Forget what was read: the next frame is read whole."""
-        self._picture, self._to_frame, self._cards = None, None, ()
+        self._picture, self._to_frame, self._cards, self._unscaled = None, None, (), None
         self._still = 0
 
     def read(self, frame: np.ndarray) -> TableReading:
         view = self.reader.area.update(frame)
         if not view.mapped:
+            return self._read_without_markers(frame, view)
+        self._unscaled = None
+        return self._read_mapped(frame, view)
+
+    def _read_without_markers(self, frame: np.ndarray, view: AreaView) -> TableReading:
+        """A frame without markers (see the module docstring): read at the scale its cards
+        show, or where none can be had, what was read comes back until the frame changes."""
+        small = _shrunk(frame)
+        if (self.reader.frame_px_per_mm is None and self._unscaled is not None
+                and not _changes(small, self._unscaled).any()):
+            return TableReading(view.found, self._cards)
+        self.scale_guesses += self.reader.frame_px_per_mm is None
+        scaled = self.reader.view_without_markers(frame, view)
+        if not scaled.mapped:
             self.reset()
-            return self._read_whole(frame, view)
+            self._unscaled = small
+            return TableReading(view.found, ())
+        reading = self._read_mapped(frame, scaled)
+        if self.reader.frame_px_per_mm is None:  # no card read whole: the reader let the scale go
+            self._picture, self._unscaled = None, small
+        return reading
+
+    def _read_mapped(self, frame: np.ndarray, view: AreaView) -> TableReading:
         picture = _picture(view)
-        if self._picture is None or not _same_mapping(self._to_frame, view):
+        # without markers every view maps the frame as it is, at the scale guessed for it
+        if self._picture is None or not _same_mapping(self._to_frame, view) or view.px_per_mm != self._px_per_mm:
             reading = self._read_whole(frame, view)
-            self._picture, self._to_frame, self._cards = picture, view.to_frame, reading.cards
+            self._picture, self._to_frame, self._px_per_mm = picture, view.to_frame, view.px_per_mm
+            self._cards = reading.cards
             return reading
         changed = _changes(picture, self._picture)
         if not changed.any():
@@ -118,6 +152,12 @@ class StreamReader:
 def _picture(view: AreaView) -> np.ndarray:
     small, _ = view.resampled(CHANGE_PX_PER_MM)
     return cv2.GaussianBlur(small, (3, 3), 0)
+
+
+def _shrunk(frame: np.ndarray) -> np.ndarray:
+    height, width = frame.shape[:2]
+    size = (max(1, width // FRAME_DIVISOR), max(1, height // FRAME_DIVISOR))
+    return cv2.GaussianBlur(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
 
 
 def _same_mapping(to_frame: np.ndarray | None, view: AreaView) -> bool:
