@@ -99,3 +99,20 @@ def test_elfer_read_reads_each_picture_on_its_own(tmp_path, capsys):
     first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert first["area"] is True and second["area"] is False
     assert {card["card"] for card in second["cards"]} - {None} == ON_TOP
+
+
+def test_an_outline_is_narrowed_along_one_side_about_its_centre_whichever_corner_comes_first():
+    from companion.vision.outlines import stretched
+
+    turned = np.radians(20.0)
+    along, across = np.array([np.cos(turned), np.sin(turned)]), np.array([-np.sin(turned), np.cos(turned)])
+    centre = np.array([300.0, 200.0])
+    corners = np.array([centre + sx * 30 * along + sy * 45 * across for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    for start in range(4):
+        outline = np.roll(corners, -start, axis=0)
+        narrowed = stretched(outline, 0.9, 1.0)
+        first_side, second_side = (np.linalg.norm(narrowed[1] - narrowed[0]), np.linalg.norm(narrowed[3] - narrowed[0]))
+        assert np.allclose(narrowed.mean(axis=0), centre)
+        assert np.isclose(first_side, 0.9 * np.linalg.norm(outline[1] - outline[0]))
+        assert np.isclose(second_side, np.linalg.norm(outline[3] - outline[0]))
+        assert np.allclose(stretched(outline, 1.0, 1.0), outline)

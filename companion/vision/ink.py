@@ -242,6 +242,9 @@ class InkModel:
         # per number of saturated channels: the factors and their costs where nothing tells the paper's level
         costs = (np.log(_CLIP_FACTORS) / thresholds["clip_spread"]) ** 2
         self._unknown_paper = {count: _combinations([(_CLIP_FACTORS, costs)] * count) for count in (1, 2, 3)}
+        for arrays in self._unknown_paper.values():
+            for array in arrays:
+                array.flags.writeable = False  # shared by every card read
 
     def colour(self, measurement: Measurement, paper: np.ndarray | None = None) -> tuple[Colour, float]:
         """The likeliest colour and its confidence: its posterior among the deck's inks,
@@ -329,7 +332,7 @@ class InkModel:
         if not len(clipped):
             return measurement.chroma[None, :], np.zeros(1), np.ones((1, 0))
         if fit:
-            options = [(_FIT_FACTORS, np.zeros(len(_FIT_FACTORS)))] * len(clipped)
+            factors, penalty = _combinations([(_FIT_FACTORS, np.zeros(len(_FIT_FACTORS)))] * len(clipped))
         elif paper is not None and _knows_paper(measurement) and measurement.strength >= self._t["paper_min_strength"]:
             background = measurement.background[::-1].astype(np.float64)
             ink_saturated = _ink_saturated(measurement)
@@ -342,10 +345,9 @@ class InkModel:
                 else:
                     factors = np.maximum(1.0, centre * _PAPER_STEPS)
                     options.append((factors, (np.log(factors / centre) / spread) ** 2))
+            factors, penalty = _combinations(options)
         else:
-            options = None
-        factors, penalty = (_combinations(options) if options is not None
-                            else self._unknown_paper[len(clipped)])
+            factors, penalty = self._unknown_paper[len(clipped)]
         ratios = np.repeat((1.0 - measurement.absorption)[None, :], len(factors), axis=0)
         ratios[:, clipped] = ratios[:, clipped] / factors
         absorption = 1.0 - ratios
@@ -359,6 +361,7 @@ def _combinations(options: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndar
     factors = np.stack([g.ravel() for g in np.meshgrid(*[f for f, _ in options], indexing="ij")], axis=1)
     penalty = sum(g.ravel() for g in np.meshgrid(*[c for _, c in options], indexing="ij"))
     return factors, penalty
+
 
 def _ink_saturated(measurement: Measurement) -> np.ndarray:
     """(R, G, B) bools: the ink itself is as bright as the sensor records there (a pale

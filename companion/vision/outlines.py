@@ -65,6 +65,16 @@ def resized(corners: np.ndarray, factor: float) -> np.ndarray:
     return (np.asarray(corners) - centre) * factor + centre
 
 
+def stretched(corners: np.ndarray, first: float, second: float) -> np.ndarray:
+    """A rectangular outline (frame pixels, corners in order) grown (or shrunk) about its
+    centre by ``first`` along its first side (corner 0 to 1) and ``second`` along the other."""
+    corners = np.asarray(corners, np.float64)
+    centre = corners.mean(axis=0)
+    axes = [side / max(float(np.linalg.norm(side)), 1e-9) for side in (corners[1] - corners[0], corners[3] - corners[0])]
+    offsets = corners - centre
+    return centre + sum(np.outer(offsets @ axis, axis) * factor for axis, factor in zip(axes, (first, second)))
+
+
 def near(point, polygons: list[np.ndarray], reach: float) -> bool:
     """Whether a point lies inside one of the polygons or within ``reach`` of one."""
     return any(cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), True) >= -reach
