@@ -116,3 +116,15 @@ def test_an_outline_is_narrowed_along_one_side_about_its_centre_whichever_corner
         assert np.isclose(first_side, 0.9 * np.linalg.norm(outline[1] - outline[0]))
         assert np.isclose(second_side, np.linalg.norm(outline[3] - outline[0]))
         assert np.allclose(stretched(outline, 1.0, 1.0), outline)
+
+
+def test_an_unmarked_stream_whose_frames_change_size_is_read_whole_not_broken():
+    scene, stream = _scene(False), StreamReader()
+    frame = _frame(scene, ROWS)
+    assert _named(stream.read(frame)) == ON_TOP
+    smaller = cv2.resize(frame, (960, 540), interpolation=cv2.INTER_AREA)
+    reading = stream.read(smaller)
+    assert {seen.card.code for seen in reading.cards if seen.card is not None} <= ON_TOP
+    blank = np.full((540, 960, 3), 128, np.uint8)
+    assert stream.read(blank).cards == ()
+    assert stream.read(np.full((720, 1280, 3), 128, np.uint8)).cards == ()

@@ -94,7 +94,7 @@ class StreamReader:
         show, or where none can be had, what was read comes back until the frame changes."""
         small = _shrunk(frame)
         if (self.reader.frame_px_per_mm is None and self._unscaled is not None
-                and not _changes(small, self._unscaled).any()):
+                and self._unscaled.shape == small.shape and not _changes(small, self._unscaled).any()):
             return TableReading(view.found, self._cards)
         self.scale_guesses += self.reader.frame_px_per_mm is None
         scaled = self.reader.view_without_markers(frame, view)
@@ -110,7 +110,8 @@ class StreamReader:
     def _read_mapped(self, frame: np.ndarray, view: AreaView) -> TableReading:
         picture = _picture(view)
         # without markers every view maps the frame as it is, at the scale guessed for it
-        if self._picture is None or not _same_mapping(self._to_frame, view) or view.px_per_mm != self._px_per_mm:
+        if (self._picture is None or not _same_mapping(self._to_frame, view) or view.px_per_mm != self._px_per_mm
+                or picture.shape != self._picture.shape):  # without markers, the camera's resolution may change
             reading = self._read_whole(frame, view)
             self._picture, self._to_frame, self._px_per_mm = picture, view.to_frame, view.px_per_mm
             self._cards = reading.cards
