@@ -15,12 +15,16 @@ def median(values: np.ndarray) -> float:
     if values.size % 2:
         return float(np.partition(values, half)[half])
     part = np.partition(values, (half - 1, half))
+    if values.dtype.kind in "biu":  # as np.median: integers are averaged in float64, not wrapped round
+        return (float(part[half - 1]) + float(part[half])) / 2
     return float((part[half - 1] + part[half]) / 2)
 
 
 def row_medians(values: np.ndarray) -> np.ndarray:
     """``np.median(values, axis=1, keepdims=True)`` of a 2-D array."""
     half = values.shape[1] // 2
+    if values.dtype.kind in "biu":  # as np.median: integers are averaged in float64
+        values = values.astype(np.float64)
     if values.shape[1] % 2:
         return np.partition(values, half, axis=1)[:, half:half + 1]
     part = np.partition(values, (half - 1, half), axis=1)
