@@ -92,11 +92,12 @@ class StreamReader:
     def _read_without_markers(self, frame: np.ndarray, view: AreaView) -> TableReading:
         """A frame without markers (see the module docstring): read at the scale its cards
         show, or where none can be had, what was read comes back until the frame changes."""
-        small = _shrunk(frame)
-        if (self.reader.frame_px_per_mm is None and self._unscaled is not None
+        # the shrunk frame only where no scale is kept: a frame read at a kept scale never needs it
+        small = _shrunk(frame) if self.reader.frame_px_per_mm is None else None
+        if (small is not None and self._unscaled is not None
                 and self._unscaled.shape == small.shape and not _changes(small, self._unscaled).any()):
             return TableReading(view.found, self._cards)
-        self.scale_guesses += self.reader.frame_px_per_mm is None
+        self.scale_guesses += small is not None
         scaled = self.reader.view_without_markers(frame, view)
         if not scaled.mapped:
             self.reset()
@@ -104,7 +105,7 @@ class StreamReader:
             return TableReading(view.found, ())
         reading = self._read_mapped(frame, scaled)
         if self.reader.frame_px_per_mm is None:  # no card read whole: the reader let the scale go
-            self._picture, self._unscaled = None, small
+            self._picture, self._unscaled = None, _shrunk(frame) if small is None else small
         return reading
 
     def _read_mapped(self, frame: np.ndarray, view: AreaView) -> TableReading:
