@@ -1,5 +1,6 @@
-/* The card finder's inner loops in C: see kernels.py, which documents each function,
- * checks its arguments and falls back to numpy where this module was not built.
+/* The card finder's and the reader's inner loops in C: see kernels.py (the finder's) and
+ * read_kernels.py (the reader's), which document each function, check its arguments and
+ * fall back to numpy where this module was not built.
  *
  * Arrays arrive through the buffer protocol (any strides, so numpy slices need no
  * copy): float32 or float64 as each function says; results are written into arrays
@@ -316,6 +317,285 @@ static PyObject *side_positions(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(n);
 }
 
+
+/* --- the reader's inner loops (read_kernels.py) ----------------------------------------- */
+
+/* A 3-D buffer of float32 (rows × columns × channels), any strides. */
+typedef struct {
+    Py_buffer view;
+    char *data;
+    Py_ssize_t rows, cols, channels, row_step, col_step, channel_step;
+} Image;
+
+static int get_image(PyObject *object, Image *image) {
+    if (PyObject_GetBuffer(object, &image->view, PyBUF_RECORDS_RO) < 0) return 0;
+    const char *got = image->view.format ? image->view.format : "B";
+    if (got[0] == '<' || got[0] == '=' || got[0] == '@') got++;
+    if (image->view.ndim != 3 || strcmp(got, "f") != 0) {
+        PyErr_Format(PyExc_TypeError, "expected a 3-D array of format 'f', got %d-D '%s'", image->view.ndim, got);
+        PyBuffer_Release(&image->view);
+        return 0;
+    }
+    image->data = image->view.buf;
+    image->rows = image->view.shape[0];
+    image->cols = image->view.shape[1];
+    image->channels = image->view.shape[2];
+    image->row_step = image->view.strides[0];
+    image->col_step = image->view.strides[1];
+    image->channel_step = image->view.strides[2];
+    return 1;
+}
+
+#define PIXEL(a, i, j, c) (*(float *)((a).data + (i) * (a).row_step + (j) * (a).col_step + (c) * (a).channel_step))
+#define U8(a, i, j) (*(unsigned char *)((a).data + (i) * (a).row_step + (j) * (a).col_step))
+
+/* The k-th smallest of values[0..n) (as np.partition gives it); reorders values. */
+static float select_float(float *values, Py_ssize_t n, Py_ssize_t k) {
+    Py_ssize_t low = 0, high = n - 1;
+    while (low < high) {
+        float pivot = values[low + (high - low) / 2];
+        Py_ssize_t i = low, j = high;
+        while (i <= j) {
+            while (values[i] < pivot) i++;
+            while (values[j] > pivot) j--;
+            if (i <= j) {
+                float swap = values[i];
+                values[i] = values[j];
+                values[j] = swap;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j) high = j;
+        else if (k >= i) low = i;
+        else break;
+    }
+    return values[k];
+}
+
+static double select_double(double *values, Py_ssize_t n, Py_ssize_t k) {
+    Py_ssize_t low = 0, high = n - 1;
+    while (low < high) {
+        double pivot = values[low + (high - low) / 2];
+        Py_ssize_t i = low, j = high;
+        while (i <= j) {
+            while (values[i] < pivot) i++;
+            while (values[j] > pivot) j--;
+            if (i <= j) {
+                double swap = values[i];
+                values[i] = values[j];
+                values[j] = swap;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j) high = j;
+        else if (k >= i) low = i;
+        else break;
+    }
+    return values[k];
+}
+
+/* strongest(pixels, quantile, share_of, colour_out) -> (far, count): pixels (n × 3,
+ * float32); far the quantile's squared distance from (1, 1, 1); colour_out the
+ * per-channel median of the pixels at least 0.6 far (1, 1, 1 where none is, or far is
+ * tiny); count the pixels at least share_of far. */
+static PyObject *strongest(PyObject *self, PyObject *args) {
+    PyObject *pixels_object, *colour_object;
+    double quantile, share_of;
+    if (!PyArg_ParseTuple(args, "OddO", &pixels_object, &quantile, &share_of, &colour_object)) return NULL;
+    Array p, colour;
+    if (!get_array(pixels_object, &p, "f", 2, 0)) return NULL;
+    if (!get_array(colour_object, &colour, "f", 1, 1)) { PyBuffer_Release(&p.view); return NULL; }
+    Py_ssize_t n = p.rows, count = 0;
+    double far = 0.0;
+    float *distance = NULL, *sorted = NULL, *chosen = NULL;
+    if (p.cols != 3 || colour.rows != 3 || n < 1) {
+        PyErr_SetString(PyExc_ValueError, "expected n x 3 pixels (n > 0) and a colour of 3");
+        goto done;
+    }
+    distance = malloc(sizeof(float) * n);
+    sorted = malloc(sizeof(float) * n);
+    chosen = malloc(sizeof(float) * n);
+    if (!distance || !sorted || !chosen) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        float b = F32(p, i, 0) - 1.0f, g = F32(p, i, 1) - 1.0f, r = F32(p, i, 2) - 1.0f;
+        float d = b * b + g * g;
+        distance[i] = sorted[i] = d + r * r;
+    }
+    far = select_float(sorted, n, (Py_ssize_t)(quantile * (double)(n - 1)));
+    float at_least = (float)(share_of * far), strong = (float)(0.6 * far);
+    Py_ssize_t chosen_count = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (distance[i] >= at_least) count++;
+        if (distance[i] >= strong) chosen_count++;
+    }
+    for (Py_ssize_t c = 0; c < 3; c++) {
+        if (far <= 1e-6 || chosen_count == 0) {
+            *(float *)(colour.data + c * colour.row_step) = 1.0f;
+            continue;
+        }
+        Py_ssize_t k = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (distance[i] >= strong) chosen[k++] = F32(p, i, c);
+        *(float *)(colour.data + c * colour.row_step) = select_float(chosen, chosen_count, chosen_count / 2);
+    }
+done:
+    free(distance);
+    free(sorted);
+    free(chosen);
+    PyBuffer_Release(&p.view);
+    PyBuffer_Release(&colour.view);
+    if (PyErr_Occurred()) return NULL;
+    return Py_BuildValue("dn", far, count);
+}
+
+/* ring_and_near(normalised, near, ring, paper_out, near_sum_out) -> (ring count, near
+ * count): normalised (rows × columns × 3, float32), near and ring (uint8 masks, ring
+ * counted only outside near); paper_out the per-channel median of the ring's pixels
+ * (float32, untouched where the ring is empty), near_sum_out the near pixels' sum per
+ * channel (float64). */
+static PyObject *ring_and_near(PyObject *self, PyObject *args) {
+    PyObject *image_object, *near_object, *ring_object, *paper_object, *sum_object;
+    if (!PyArg_ParseTuple(args, "OOOOO", &image_object, &near_object, &ring_object, &paper_object, &sum_object))
+        return NULL;
+    Image image;
+    Array near, ring, paper, sum;
+    int got = 0;
+    if (get_image(image_object, &image)) got++;
+    if (got == 1 && get_array(near_object, &near, "B", 2, 0)) got++;
+    if (got == 2 && get_array(ring_object, &ring, "B", 2, 0)) got++;
+    if (got == 3 && get_array(paper_object, &paper, "f", 1, 1)) got++;
+    if (got == 4 && get_array(sum_object, &sum, "d", 1, 1)) got++;
+    Py_ssize_t ring_count = 0, near_count = 0;
+    float *values = NULL;
+    if (got < 5) goto done;
+    if (image.channels != 3 || near.rows != image.rows || near.cols != image.cols || ring.rows != image.rows
+        || ring.cols != image.cols || paper.rows != 3 || sum.rows != 3) {
+        PyErr_SetString(PyExc_ValueError, "masks, image or outputs of the wrong shape");
+        goto done;
+    }
+    double total[3] = {0.0, 0.0, 0.0};
+    for (Py_ssize_t i = 0; i < image.rows; i++)
+        for (Py_ssize_t j = 0; j < image.cols; j++) {
+            if (U8(near, i, j)) {
+                near_count++;
+                for (int c = 0; c < 3; c++) total[c] += (double)PIXEL(image, i, j, c);
+            } else if (U8(ring, i, j)) {
+                ring_count++;
+            }
+        }
+    for (int c = 0; c < 3; c++) F64(sum, c) = total[c];
+    if (ring_count == 0) goto done;
+    values = malloc(sizeof(float) * ring_count);
+    if (!values) { PyErr_NoMemory(); goto done; }
+    for (int c = 0; c < 3; c++) {
+        Py_ssize_t k = 0;
+        for (Py_ssize_t i = 0; i < image.rows; i++)
+            for (Py_ssize_t j = 0; j < image.cols; j++)
+                if (!U8(near, i, j) && U8(ring, i, j)) values[k++] = PIXEL(image, i, j, c);
+        *(float *)(paper.data + c * paper.row_step) = select_float(values, ring_count, ring_count / 2);
+    }
+done:
+    free(values);
+    if (got >= 1) PyBuffer_Release(&image.view);
+    if (got >= 2) PyBuffer_Release(&near.view);
+    if (got >= 3) PyBuffer_Release(&ring.view);
+    if (got >= 4) PyBuffer_Release(&paper.view);
+    if (got >= 5) PyBuffer_Release(&sum.view);
+    if (PyErr_Occurred()) return NULL;
+    return Py_BuildValue("nn", ring_count, near_count);
+}
+
+/* weakest_edge(across, shears, blocks, left, right) -> strength: across (rows × columns,
+ * float32) cut into `blocks` blocks of rows, each block's column means (float32, as
+ * numpy's mean takes them) shifted back by each shear times the block's offset from the
+ * middle (linear interpolation); per shear the weakest block per column; the largest of
+ * those in columns [left, right) above its shear's median over all columns. */
+static PyObject *weakest_edge(PyObject *self, PyObject *args) {
+    PyObject *across_object, *shears_object;
+    Py_ssize_t blocks, left, right;
+    if (!PyArg_ParseTuple(args, "OOnnn", &across_object, &shears_object, &blocks, &left, &right)) return NULL;
+    Array a, shears;
+    if (!get_array(across_object, &a, "f", 2, 0)) return NULL;
+    if (!get_array(shears_object, &shears, "d", 1, 0)) { PyBuffer_Release(&a.view); return NULL; }
+    Py_ssize_t height = a.rows, width = a.cols, block = blocks > 0 ? height / blocks : 0;
+    float *means = NULL;
+    double *weakest = NULL, *sorted = NULL, strength = -INFINITY;
+    if (blocks < 1 || block < 1 || width < 2 || left < 0 || right > width || left >= right) {
+        PyErr_SetString(PyExc_ValueError, "too few rows or columns, or an empty band");
+        goto done;
+    }
+    means = malloc(sizeof(float) * blocks * width);
+    weakest = malloc(sizeof(double) * width);
+    sorted = malloc(sizeof(double) * width);
+    if (!means || !weakest || !sorted) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t b = 0; b < blocks; b++)
+        for (Py_ssize_t j = 0; j < width; j++) {
+            float total = F32(a, b * block, j);
+            for (Py_ssize_t i = 1; i < block; i++) total += F32(a, b * block + i, j);
+            means[b * width + j] = total / (float)block;
+        }
+    for (Py_ssize_t s = 0; s < shears.rows; s++) {
+        double shear = F64(shears, s);
+        for (Py_ssize_t j = 0; j < width; j++) {
+            double least = INFINITY;
+            for (Py_ssize_t b = 0; b < blocks; b++) {
+                double centre = (b + 0.5) * block - height / 2.0;
+                double source = fmin(fmax((double)j - shear * centre, 0.0), (double)(width - 1));
+                Py_ssize_t column = (Py_ssize_t)source;
+                if (column > width - 2) column = width - 2;
+                double frac = source - column;
+                double value = (double)means[b * width + column] * (1 - frac) + (double)means[b * width + column + 1] * frac;
+                if (value < least) least = value;
+            }
+            weakest[j] = sorted[j] = least;
+        }
+        double median;
+        if (width % 2) {
+            median = select_double(sorted, width, width / 2);
+        } else {
+            double upper = select_double(sorted, width, width / 2), lower = -INFINITY;
+            for (Py_ssize_t j = 0; j < width / 2; j++) lower = fmax(lower, sorted[j]);
+            median = (lower + upper) / 2;
+        }
+        for (Py_ssize_t j = left; j < right; j++) strength = fmax(strength, weakest[j] - median);
+    }
+done:
+    free(means);
+    free(weakest);
+    free(sorted);
+    PyBuffer_Release(&a.view);
+    PyBuffer_Release(&shears.view);
+    if (PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(strength);
+}
+
+/* quantiles_u8(grey, low, high) -> (low-th, high-th smallest value) of a uint8 image. */
+static PyObject *quantiles_u8(PyObject *self, PyObject *args) {
+    PyObject *grey_object;
+    Py_ssize_t low, high;
+    if (!PyArg_ParseTuple(args, "Onn", &grey_object, &low, &high)) return NULL;
+    Array g;
+    if (!get_array(grey_object, &g, "B", 2, 0)) return NULL;
+    Py_ssize_t histogram[256] = {0};
+    for (Py_ssize_t i = 0; i < g.rows; i++)
+        for (Py_ssize_t j = 0; j < g.cols; j++) histogram[U8(g, i, j)]++;
+    int found[2] = {-1, -1};
+    Py_ssize_t wanted[2] = {low, high}, seen = 0;
+    for (int value = 0; value < 256; value++) {
+        seen += histogram[value];
+        for (int q = 0; q < 2; q++)
+            if (found[q] < 0 && seen > wanted[q]) found[q] = value;
+    }
+    PyBuffer_Release(&g.view);
+    if (low < 0 || high < 0 || found[0] < 0 || found[1] < 0) {
+        PyErr_SetString(PyExc_ValueError, "rank outside the image");
+        return NULL;
+    }
+    return Py_BuildValue("ii", found[0], found[1]);
+}
+
 static PyMethodDef methods[] = {
     {"thin", thin, METH_VARARGS, "thin(g, threshold, out, transposed)"},
     {"coverage", coverage, METH_VARARGS, "coverage(thin_rows, out)"},
@@ -323,10 +603,15 @@ static PyMethodDef methods[] = {
     {"turn_sharpness", turn_sharpness, METH_VARARGS,
      "turn_sharpness(thin_rows, low, high, t_offset, sign, turns, most_points, weight_cap, sharpness)"},
     {"side_positions", side_positions, METH_VARARGS, "side_positions(thin_rows, magnitude, low, high, rows, positions)"},
+    {"strongest", strongest, METH_VARARGS, "strongest(pixels, quantile, share_of, colour_out) -> (far, count)"},
+    {"ring_and_near", ring_and_near, METH_VARARGS,
+     "ring_and_near(normalised, near, ring, paper_out, near_sum_out) -> (ring count, near count)"},
+    {"weakest_edge", weakest_edge, METH_VARARGS, "weakest_edge(across, shears, blocks, left, right) -> strength"},
+    {"quantiles_u8", quantiles_u8, METH_VARARGS, "quantiles_u8(grey, low, high) -> (low-th, high-th)"},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernels", "The card finder's inner loops in C.", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernels", "The card finder's and the reader's inner loops in C.", -1,
                                     methods};
 
 PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }

@@ -27,9 +27,9 @@ import cv2
 import numpy as np
 
 from ..cards import Colour
+from .read_kernels import ring_paper_and_near_sum, strongest
 
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
-_ONES = np.ones((1, 3), np.float32)
 # blur and the JPEG's halved colour resolution spread a stroke's colour this far (mm) …
 STROKE_REACH_MM = 2.0
 # … and the paper's own level is read on a ring this wide around that (mm)
@@ -100,12 +100,14 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -
     step = max(1, round(3 * px_per_mm))  # the field is smooth: a sparse sample gives its median
     sample = field[margin_px:h - margin_px:step, margin_px:w - margin_px:step].reshape(-1, 3)
     typical = np.partition(sample, len(sample) // 2, axis=0)[len(sample) // 2]
-    divisor = np.minimum(field, typical.astype(np.float32))
-    # (card - (field - divisor)) / divisor, with OpenCV's element-wise operations
+    # OpenCV's element-wise operations throughout: numpy's, broadcast over a pixel's three
+    # channels, run three elements a step and take ten times as long
+    divisor = cv2.min(field, (*typical.tolist(), 0.0))
+    # (card - (field - divisor)) / divisor
     normalised = cv2.divide(cv2.add(cv2.subtract(card, field, dtype=cv2.CV_32F), divisor), divisor)
     inner = normalised[margin_px:h - margin_px, margin_px:w - margin_px]
-    foreground, distance, far = _strongest(inner.reshape(-1, 3), 0.985)
-    share = float(np.count_nonzero(distance >= 0.3 * far)) / distance.size
+    foreground, _, strong = strongest(inner, 0.985, share_of=0.3)
+    share = strong / max(inner.shape[0] * inner.shape[1], 1)
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, typical, inverse)
     inner_card = card[margin_px:h - margin_px, margin_px:w - margin_px]
     # every channel saturated (inRange: OpenCV's one pass, where numpy's min over channels is slow)
@@ -131,12 +133,12 @@ def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse
         return measurement
     foreground = None if inverse or not on_strokes else _ink_taken(measurement.normalised, rows, cols, px_per_mm)
     if foreground is None or measurement.clipped.any():
-        strongest, _, _ = _strongest(pixels, 0.9)
+        darkest = strongest(pixels, 0.9)[0]
         # where the paper saturates, a stroke's edge pixels saturate too and their ink is
         # lost to the sum (a green under a warm lamp reads yellow): there the darkest
         # pixels tell it better
-        foreground = strongest if foreground is None else np.where(measurement.clipped[::-1], strongest,
-                                                                   foreground).astype(np.float32)
+        foreground = darkest if foreground is None else np.where(measurement.clipped[::-1], darkest,
+                                                                 foreground).astype(np.float32)
     return dataclasses.replace(measurement, foreground=foreground,
                                **dict(zip(("ink", "absorption", "chroma", "strength", "contrast", "clipped"),
                                           _ink_fields(foreground, measurement.background, inverse))))
@@ -163,14 +165,12 @@ def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_pe
     normalised = normalised[top:bottom, left:right]
     mask = np.zeros(normalised.shape[:2], np.uint8)
     mask[rows - top, cols - left] = 1
-    near = cv2.dilate(mask, near_disc) > 0
-    ring = (cv2.dilate(mask, ring_disc) > 0) & ~near
-    ring_pixels = normalised[ring]
-    if len(ring_pixels) < len(rows):
+    ring_count, paper, near_count, near_sum = ring_paper_and_near_sum(
+        normalised, cv2.dilate(mask, near_disc), cv2.dilate(mask, ring_disc))
+    if ring_count < len(rows):
         return None
-    paper = np.partition(ring_pixels, len(ring_pixels) // 2, axis=0)[len(ring_pixels) // 2].astype(np.float64)
-    paper = np.maximum(paper, 1e-3)
-    taken = (paper * np.count_nonzero(near) - normalised[near].sum(axis=0, dtype=np.float64)) / paper
+    paper = np.maximum(paper.astype(np.float64), 1e-3)
+    taken = (paper * near_count - near_sum) / paper
     return (1.0 - taken / len(rows)).astype(np.float32)
 
 
@@ -180,21 +180,6 @@ def _disc(radius: float) -> np.ndarray:
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     disc.flags.writeable = False
     return disc
-
-
-def _strongest(pixels: np.ndarray, quantile: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """The median colour of the pixels (N × 3, normalised) that lie furthest from the
-    background (at least 0.6 times the ``quantile``'s distance), their squared distances
-    and that distance."""
-    offset = cv2.subtract(np.ascontiguousarray(pixels, np.float32).reshape(-1, 1, 3), (1.0, 1.0, 1.0, 0.0))
-    distance = cv2.transform(cv2.multiply(offset, offset), _ONES).ravel()
-    k = int(quantile * (distance.size - 1))
-    far = float(np.partition(distance, k)[k])
-    strongest = distance >= 0.6 * far
-    if far <= 1e-6 or not strongest.any():
-        return np.ones(3, np.float32), distance, far
-    chosen = pixels.reshape(-1, 3)[strongest]
-    return np.partition(chosen, len(chosen) // 2, axis=0)[len(chosen) // 2].astype(np.float32), distance, far
 
 
 def _ink_fields(foreground: np.ndarray, typical: np.ndarray, inverse: bool) -> tuple:

@@ -1,0 +1,110 @@
+"""The reader's inner loops: what :mod:`companion.vision.ink` and
+:mod:`companion.vision.seams` do to every card read, a dozen times a frame.
+
+As for the finder (:mod:`companion.vision.kernels`): on a card of 59 × 91 pixels numpy's
+cost per call, not the arithmetic, is most of the time (an operation broadcast over a
+pixel's three channels runs its inner loop three elements at a time), so each is also
+written in C (``_kernels.c``) and used where it was built; the numpy versions below give
+the same results and stand in where it was not.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .arrays import row_medians
+from .kernels import COMPILED, _kernels
+
+_ONES = np.ones((1, 3), np.float32)
+
+
+def strongest(pixels: np.ndarray, quantile: float, share_of: float = 0.0) -> tuple[np.ndarray, float, int]:
+    """Of the pixels (N × 3, normalised: background 1), their squared distances from
+    (1, 1, 1): the ``quantile``'s distance ``far``; the per-channel median (float32) of
+    the pixels at least 0.6 ``far`` away, (1, 1, 1) where ``far`` is tiny; and how many
+    lie at least ``share_of`` ``far`` away."""
+    pixels = np.ascontiguousarray(pixels, np.float32).reshape(-1, 3)
+    if _kernels is None:
+        return _numpy_strongest(pixels, quantile, share_of)
+    colour = np.empty(3, np.float32)
+    far, count = _kernels.strongest(pixels, float(quantile), float(share_of), colour)
+    return colour, far, count
+
+
+def ring_paper_and_near_sum(normalised: np.ndarray, near: np.ndarray,
+                            ring: np.ndarray) -> tuple[int, np.ndarray, int, np.ndarray]:
+    """Of an image (rows × columns × 3, float32) and two masks (uint8, 0 or 1): how many
+    pixels lie in ``ring`` but not in ``near`` and their per-channel median (float32;
+    meaningless where there are none), how many lie in ``near`` and their sum per channel
+    (float64)."""
+    normalised = normalised if normalised.dtype == np.float32 else normalised.astype(np.float32)
+    if _kernels is None:
+        return _numpy_ring_paper_and_near_sum(normalised, near, ring)
+    paper, near_sum = np.ones(3, np.float32), np.empty(3)
+    ring_count, near_count = _kernels.ring_and_near(normalised, near, ring, paper, near_sum)
+    return ring_count, paper, near_count, near_sum
+
+
+def weakest_edge(across: np.ndarray, shears: np.ndarray, blocks: int, left: int, right: int) -> float:
+    """Of a map of horizontal edges (rows × columns, float32) cut into ``blocks`` blocks
+    of rows: each block's column means, shifted back by each of ``shears`` (columns per
+    row) times the block's offset from the middle (linearly interpolated); per shear the
+    weakest block in each column; the most that is, in columns [left, right), above its
+    shear's median over every column."""
+    across = across if across.dtype == np.float32 else across.astype(np.float32)
+    shears = np.asarray(shears, np.float64)
+    if _kernels is None:
+        return _numpy_weakest_edge(across, shears, blocks, left, right)
+    return _kernels.weakest_edge(across, shears, int(blocks), int(left), int(right))
+
+
+def quantiles_u8(grey: np.ndarray, low: int, high: int) -> tuple[int, int]:
+    """The ``low``-th and ``high``-th smallest values of a uint8 image (as np.partition
+    gives them)."""
+    if _kernels is None:
+        ranked = np.partition(grey.ravel(), (low, high))
+        return int(ranked[low]), int(ranked[high])
+    return _kernels.quantiles_u8(grey, int(low), int(high))
+
+
+# --- the numpy versions --------------------------------------------------------------------
+
+def _numpy_strongest(pixels: np.ndarray, quantile: float, share_of: float) -> tuple[np.ndarray, float, int]:
+    offset = cv2.subtract(pixels.reshape(-1, 1, 3), (1.0, 1.0, 1.0, 0.0))
+    distance = cv2.transform(cv2.multiply(offset, offset), _ONES).ravel()
+    k = int(quantile * (distance.size - 1))
+    far = float(np.partition(distance, k)[k])
+    count = int(np.count_nonzero(distance >= share_of * far))
+    chosen = distance >= 0.6 * far
+    if far <= 1e-6 or not chosen.any():
+        return np.ones(3, np.float32), far, count
+    chosen = pixels[chosen]
+    return np.partition(chosen, len(chosen) // 2, axis=0)[len(chosen) // 2].astype(np.float32), far, count
+
+
+def _numpy_ring_paper_and_near_sum(normalised, near, ring) -> tuple[int, np.ndarray, int, np.ndarray]:
+    near, ring = near > 0, ring > 0
+    ring = ring & ~near
+    ring_pixels = normalised[ring]
+    paper = np.ones(3, np.float32)
+    if len(ring_pixels):
+        paper = np.partition(ring_pixels, len(ring_pixels) // 2, axis=0)[len(ring_pixels) // 2]
+    return len(ring_pixels), paper, int(np.count_nonzero(near)), normalised[near].sum(axis=0, dtype=np.float64)
+
+
+def _numpy_weakest_edge(across, shears, blocks, left, right) -> float:
+    height, width = across.shape
+    block = height // blocks
+    means = across[:block * blocks].reshape(blocks, block, width).mean(axis=1)  # (blocks, columns)
+    centres = (np.arange(blocks) + 0.5) * block - height / 2
+    source = np.clip(np.arange(width)[None, None, :] - shears[:, None, None] * centres[None, :, None], 0, width - 1)
+    column = np.minimum(source.astype(np.intp), width - 2)
+    frac = source - column
+    below = column + width * np.arange(blocks)[None, :, None]
+    straightened = means.take(below) * (1 - frac) + means.take(below + 1) * frac  # (shears, blocks, columns)
+    weakest = straightened.min(axis=1)  # (shears, columns)
+    return float((weakest[:, left:right] - row_medians(weakest)).max())
+
+
+__all__ = ["COMPILED", "quantiles_u8", "ring_paper_and_near_sum", "strongest", "weakest_edge"]

@@ -1,0 +1,111 @@
+"""The reader's inner loops in C (``companion/vision/_kernels.c``) give what their numpy
+versions in ``companion.vision.read_kernels`` give, on card-like images with noise, and
+the reader reads a table alike with either."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import read_kernels
+
+pytestmark = pytest.mark.skipif(not read_kernels.COMPILED, reason="the C kernels were not built (no C compiler)")
+
+
+def normalised_card(seed, height=91, width=59):
+    """A card divided by its background (paper about 1, float32 BGR) with a coloured
+    numeral's strokes and noise, and the strokes' mask (uint8)."""
+    rng = np.random.default_rng(seed)
+    card = rng.normal(1.0, 0.02, (height, width, 3)).astype(np.float32)
+    strokes = np.zeros((height, width), np.uint8)
+    strokes[30 + seed % 4:62, 20:25] = 1
+    strokes[30:35, 25:40 - seed % 3] = 1
+    card[strokes > 0] *= np.float32([0.3, 0.55, 0.9]) + rng.normal(0, 0.03, 3).astype(np.float32)
+    return card, strokes
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("on_strokes, quantile, share_of", [(False, 0.985, 0.3), (True, 0.9, 0.0)])
+def test_the_strongest_pixels_are_the_numpy_ones(seed, on_strokes, quantile, share_of):
+    """As the reader takes them: over the card's inside, and over a numeral's strokes."""
+    card, strokes = normalised_card(seed)
+    pixels = card[strokes > 0] if on_strokes else card[2:-2, 2:-2]
+    colour, far, count = read_kernels.strongest(pixels, quantile, share_of)
+    expected_colour, expected_far, expected_count = read_kernels._numpy_strongest(
+        np.ascontiguousarray(pixels).reshape(-1, 3), quantile, share_of)
+    np.testing.assert_array_equal(colour, expected_colour)
+    assert (far, count) == (expected_far, expected_count)
+    assert colour[0] < 0.5 < colour[2]  # the numeral's ink: it takes blue, leaves red
+
+
+def test_bare_paper_has_no_strongest_colour():
+    colour, far, count = read_kernels.strongest(np.ones((40, 3), np.float32), 0.9, 0.3)
+    np.testing.assert_array_equal(colour, [1, 1, 1])
+    assert far == 0.0 and count == 40
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_paper_ring_and_the_strokes_sum_are_the_numpy_ones(seed):
+    card, strokes = normalised_card(seed)
+    near = cv2.dilate(strokes, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    ring = cv2.dilate(strokes, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13)))
+    box = card[10:80, 5:55]  # a slice, as the reader passes it
+    got = read_kernels.ring_paper_and_near_sum(box, near[10:80, 5:55], ring[10:80, 5:55])
+    expected = read_kernels._numpy_ring_paper_and_near_sum(box, near[10:80, 5:55], ring[10:80, 5:55])
+    assert got[0] == expected[0] and got[2] == expected[2]
+    np.testing.assert_array_equal(got[1], expected[1])
+    np.testing.assert_allclose(got[3], expected[3], rtol=1e-12)
+    assert abs(float(got[1][0]) - 1.0) < 0.05  # the ring lies on paper
+
+
+def test_an_empty_ring_is_counted_as_none():
+    card, strokes = normalised_card(0)
+    count, _, near_count, _ = read_kernels.ring_paper_and_near_sum(card, strokes, strokes)
+    assert count == 0 and near_count == int(strokes.sum())
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("height, width", [(91, 59), (90, 60)])
+def test_the_weakest_edge_is_the_numpy_one(seed, height, width):
+    rng = np.random.default_rng(seed)
+    across = np.abs(rng.normal(0, 5, (height, width))).astype(np.float32)
+    across[:, width // 2 + seed] += 40  # an edge down the whole face
+    shears = np.linspace(-0.08, 0.08, 9)
+    left, right = round(0.25 * width), round(0.75 * width)
+    got = read_kernels.weakest_edge(across, shears, 6, left, right)
+    assert got == pytest.approx(read_kernels._numpy_weakest_edge(across, shears, 6, left, right), rel=1e-9)
+    assert got > 20
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_uint8_quantiles_are_the_partitions(seed):
+    grey = np.random.default_rng(seed).integers(0, 256, (91, 59), dtype=np.uint8)
+    for low, high in ((0, grey.size - 1), (107, 4831), (50, 50)):
+        ranked = np.partition(grey.ravel(), (low, high))
+        assert read_kernels.quantiles_u8(grey, low, high) == (ranked[low], ranked[high])
+
+
+def test_wrong_shapes_are_refused_with_a_clear_error():
+    with pytest.raises(ValueError, match="3 pixels"):
+        read_kernels._kernels.strongest(np.ones((5, 2), np.float32), 0.9, 0.3, np.empty(3, np.float32))
+    with pytest.raises(ValueError, match="wrong shape"):
+        read_kernels.ring_paper_and_near_sum(np.ones((5, 5, 3), np.float32), np.ones((4, 5), np.uint8),
+                                             np.ones((5, 5), np.uint8))
+    with pytest.raises(ValueError, match="empty band"):
+        read_kernels.weakest_edge(np.ones((12, 10), np.float32), np.zeros(1), 6, 5, 5)
+    with pytest.raises(ValueError, match="rank outside"):
+        read_kernels.quantiles_u8(np.ones((3, 3), np.uint8), 0, 9)
+
+
+def test_the_reader_reads_a_table_alike_with_the_numpy_versions(monkeypatch):
+    from companion.vision.pipeline import TableReader
+    from test_find import _laid_out
+
+    frame, _ = _laid_out("reference", "cloth")
+    compiled = TableReader().read(frame)
+    monkeypatch.setattr(read_kernels, "_kernels", None)
+    with_numpy = TableReader().read(frame)
+    assert sum(seen.card is not None for seen in compiled.cards) >= 5
+    assert [(seen.card, round(seen.confidence, 9)) for seen in with_numpy.cards] == [
+        (seen.card, round(seen.confidence, 9)) for seen in compiled.cards]
