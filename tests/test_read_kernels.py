@@ -86,6 +86,25 @@ def test_uint8_quantiles_are_the_partitions(seed):
         assert read_kernels.quantiles_u8(grey, low, high) == (ranked[low], ranked[high])
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("columns", [(18, 41), (18, 42)])
+def test_the_index_pair_is_the_numpy_one(seed, columns):
+    """Glyph maps with an index above and below the numeral in the face's middle, slightly
+    apart (a strip of a fanned row), and without."""
+    rng = np.random.default_rng(seed)
+    plain = np.abs(rng.normal(0, 0.05, (91, 59))).astype(np.float32)
+    fanned = plain.copy()
+    fanned[5:18, 28:31] += 0.8
+    fanned[73:86, 30 + seed % 2:33 + seed % 2] += 0.8
+    blank = np.ones((91, 59), np.uint8)
+    blank[22:69, 6:53] = 0  # the numeral's box
+    rows, (left, right) = np.arange(3, 21), columns
+    without, with_pair = (read_kernels.index_pair(glyphs, blank, rows, 14, left, right, 2) for glyphs in (plain, fanned))
+    assert without == read_kernels._numpy_index_pair(plain, blank, rows, 14, left, right, 2)
+    assert with_pair == read_kernels._numpy_index_pair(fanned, blank, rows, 14, left, right, 2)
+    assert without < 0.1 < 0.5 < with_pair
+
+
 def test_wrong_shapes_are_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="3 pixels"):
         read_kernels._kernels.strongest(np.ones((5, 2), np.float32), 0.9, 0.3, np.empty(3, np.float32))
@@ -94,6 +113,8 @@ def test_wrong_shapes_are_refused_with_a_clear_error():
                                              np.ones((5, 5), np.uint8))
     with pytest.raises(ValueError, match="empty band"):
         read_kernels.weakest_edge(np.ones((12, 10), np.float32), np.zeros(1), 6, 5, 5)
+    with pytest.raises(ValueError, match="do not fit"):
+        read_kernels.index_pair(np.ones((9, 9), np.float32), np.ones((9, 9), np.uint8), np.array([3, 12]), 0, 2, 6, 1)
     with pytest.raises(ValueError, match="rank outside"):
         read_kernels.quantiles_u8(np.ones((3, 3), np.uint8), 0, 9)
 

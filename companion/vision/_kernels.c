@@ -596,6 +596,82 @@ static PyObject *quantiles_u8(PyObject *self, PyObject *args) {
     return Py_BuildValue("ii", found[0], found[1]);
 }
 
+/* The median of values[0..n) as arrays.median takes it of float32 (the two middle values
+ * averaged in float32); reorders values. */
+static float median_float(float *values, Py_ssize_t n) {
+    float upper = select_float(values, n, n / 2);
+    if (n % 2) return upper;
+    float lower = values[0];
+    for (Py_ssize_t j = 1; j < n / 2; j++) lower = values[j] > lower ? values[j] : lower;
+    return (lower + upper) / 2.0f;
+}
+
+/* index_pair(glyphs, blank, rows, rank, left, right, reach) -> strength: glyphs (float32)
+ * and blank (uint8, 0 or 1) of a face; per column in [left, right) the rank-th smallest
+ * of glyphs * blank over `rows`, and over the same rows counted from the bottom; each
+ * such profile less its median and widened by a maximum over `reach` columns either
+ * way; the largest of the two profiles' smaller value. */
+static PyObject *index_pair(PyObject *self, PyObject *args) {
+    PyObject *glyphs_object, *blank_object, *rows_object;
+    Py_ssize_t rank, left, right, reach;
+    if (!PyArg_ParseTuple(args, "OOOnnnn", &glyphs_object, &blank_object, &rows_object, &rank, &left, &right, &reach))
+        return NULL;
+    Array g, blank, rows;
+    int got = 0;
+    if (get_array(glyphs_object, &g, "f", 2, 0)) got++;
+    if (got == 1 && get_array(blank_object, &blank, "B", 2, 0)) got++;
+    if (got == 2 && get_array(rows_object, &rows, "q", 1, 0)) got++;
+    Py_ssize_t columns = right - left, n = got == 3 ? rows.rows : 0;
+    float *values = NULL, *profiles = NULL, *sorted = NULL;
+    double strength = -INFINITY;
+    if (got < 3) goto done;
+    if (blank.rows != g.rows || blank.cols != g.cols || left < 0 || right > g.cols || columns < 1 || n < 1
+        || rank < 0 || rank >= n || reach < 0) {
+        PyErr_SetString(PyExc_ValueError, "blank, rows or columns do not fit the glyph map");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (I64(rows, k) < 0 || I64(rows, k) >= g.rows) {
+            PyErr_SetString(PyExc_ValueError, "blank, rows or columns do not fit the glyph map");
+            goto done;
+        }
+    values = malloc(sizeof(float) * n);
+    profiles = malloc(sizeof(float) * 2 * columns);
+    sorted = malloc(sizeof(float) * columns);
+    if (!values || !profiles || !sorted) { PyErr_NoMemory(); goto done; }
+    for (int band = 0; band < 2; band++) {
+        float *profile = profiles + band * columns;
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                Py_ssize_t row = band ? g.rows - 1 - I64(rows, k) : I64(rows, k);
+                values[k] = F32(g, row, left + j) * (float)U8(blank, row, left + j);
+            }
+            profile[j] = sorted[j] = select_float(values, n, rank);
+        }
+        float middle = median_float(sorted, columns);
+        for (Py_ssize_t j = 0; j < columns; j++) profile[j] -= middle;
+    }
+    for (Py_ssize_t j = 0; j < columns; j++) {
+        float widest[2];
+        for (int band = 0; band < 2; band++) {
+            float *profile = profiles + band * columns;
+            widest[band] = profile[j];
+            for (Py_ssize_t k = j - reach; k <= j + reach; k++)
+                if (k >= 0 && k < columns && profile[k] > widest[band]) widest[band] = profile[k];
+        }
+        strength = fmax(strength, (double)(widest[0] < widest[1] ? widest[0] : widest[1]));
+    }
+done:
+    free(values);
+    free(profiles);
+    free(sorted);
+    if (got >= 1) PyBuffer_Release(&g.view);
+    if (got >= 2) PyBuffer_Release(&blank.view);
+    if (got >= 3) PyBuffer_Release(&rows.view);
+    if (PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(strength);
+}
+
 static PyMethodDef methods[] = {
     {"thin", thin, METH_VARARGS, "thin(g, threshold, out, transposed)"},
     {"coverage", coverage, METH_VARARGS, "coverage(thin_rows, out)"},
@@ -608,6 +684,7 @@ static PyMethodDef methods[] = {
      "ring_and_near(normalised, near, ring, paper_out, near_sum_out) -> (ring count, near count)"},
     {"weakest_edge", weakest_edge, METH_VARARGS, "weakest_edge(across, shears, blocks, left, right) -> strength"},
     {"quantiles_u8", quantiles_u8, METH_VARARGS, "quantiles_u8(grey, low, high) -> (low-th, high-th)"},
+    {"index_pair", index_pair, METH_VARARGS, "index_pair(glyphs, blank, rows, rank, left, right, reach) -> strength"},
     {NULL, NULL, 0, NULL},
 };
 

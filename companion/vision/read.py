@@ -60,9 +60,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
-from .arrays import median
 from .ink import InkModel, Measurement, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
+from .read_kernels import index_pair
 from .seams import seam_strength
 
 DEFAULT_PX_PER_MM = 2.0
@@ -74,7 +74,6 @@ STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline
 STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
 INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
 INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip turned a little
-_INDEX_SPREAD = np.ones((1, 2 * INDEX_PAIR_PX + 1), np.uint8)
 # A glare spot saturates the paper under it: the ink there, darker, still shows, but with
 # a fraction of its contrast, so a numeral half under the spot matched its template
 # poorly (a 16 whose 6 lay in the glare, 0.66, beside a 15 at 0.65). On a card with at
@@ -224,17 +223,11 @@ def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
     median column (the grain of a pale paper, a blurred picture), allowed to lie a
     little apart (``INDEX_PAIR_PX``); of the columns the best pair's weaker index."""
     height, width = blank.shape
-    middle = slice(round(INDEX_BAND_MIDDLE[0] * width), round(INDEX_BAND_MIDDLE[1] * width))
-    rows = np.flatnonzero(blank[:band_end, middle].any(axis=1))
+    left, right = round(INDEX_BAND_MIDDLE[0] * width), round(INDEX_BAND_MIDDLE[1] * width)
+    rows = np.flatnonzero(blank[:band_end, left:right].any(axis=1))
     if not len(rows):
         return 0.0
-    blank_ink = glyphs[:, middle] * blank[:, middle]
-    rank = round(0.8 * (len(rows) - 1))
-    profiles = []
-    for band in (rows, height - 1 - rows):
-        profile = np.partition(blank_ink[band], rank, axis=0)[rank]
-        profiles.append(cv2.dilate((profile - median(profile))[None, :], _INDEX_SPREAD))
-    return float(np.minimum(*profiles).max())
+    return index_pair(glyphs, blank.view(np.uint8), rows, round(0.8 * (len(rows) - 1)), left, right, INDEX_PAIR_PX)
 
 
 def under_glare_evened(glyphs: np.ndarray, measurement: Measurement, px_per_mm: float) -> np.ndarray:

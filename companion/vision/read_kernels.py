@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .arrays import row_medians
+from .arrays import median, row_medians
 from .kernels import COMPILED, _kernels
 
 _ONES = np.ones((1, 3), np.float32)
@@ -68,6 +68,21 @@ def quantiles_u8(grey: np.ndarray, low: int, high: int) -> tuple[int, int]:
     return _kernels.quantiles_u8(grey, int(low), int(high))
 
 
+def index_pair(glyphs: np.ndarray, blank: np.ndarray, rows: np.ndarray, rank: int, left: int, right: int,
+               reach: int) -> float:
+    """Of a face's glyph map (float32) and where it shows bare paper (``blank``, uint8 0
+    or 1): per column in [left, right) the ``rank``-th smallest of the map over the paper
+    in ``rows``, and in the same rows counted from the bottom; each such profile less its
+    median and widened by its maximum ``reach`` columns either way; the largest of the
+    two profiles' smaller value (how strongly ink shows in the same columns both above
+    and below)."""
+    glyphs = glyphs if glyphs.dtype == np.float32 else glyphs.astype(np.float32)
+    rows = np.asarray(rows, np.int64)
+    if _kernels is None:
+        return _numpy_index_pair(glyphs, blank, rows, rank, left, right, reach)
+    return _kernels.index_pair(glyphs, blank, rows, int(rank), int(left), int(right), int(reach))
+
+
 # --- the numpy versions --------------------------------------------------------------------
 
 def _numpy_strongest(pixels: np.ndarray, quantile: float, share_of: float) -> tuple[np.ndarray, float, int]:
@@ -107,4 +122,15 @@ def _numpy_weakest_edge(across, shears, blocks, left, right) -> float:
     return float((weakest[:, left:right] - row_medians(weakest)).max())
 
 
-__all__ = ["COMPILED", "quantiles_u8", "ring_paper_and_near_sum", "strongest", "weakest_edge"]
+def _numpy_index_pair(glyphs, blank, rows, rank, left, right, reach) -> float:
+    height = glyphs.shape[0]
+    blank_ink = glyphs[:, left:right] * blank[:, left:right]
+    spread = np.ones((1, 2 * reach + 1), np.uint8)
+    profiles = []
+    for band in (rows, height - 1 - rows):
+        profile = np.partition(blank_ink[band], rank, axis=0)[rank]
+        profiles.append(cv2.dilate((profile - median(profile))[None, :], spread))
+    return float(np.minimum(*profiles).max())
+
+
+__all__ = ["COMPILED", "index_pair", "quantiles_u8", "ring_paper_and_near_sum", "strongest", "weakest_edge"]
