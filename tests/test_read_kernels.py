@@ -39,6 +39,20 @@ def test_the_strongest_pixels_are_the_numpy_ones(seed, on_strokes, quantile, sha
     assert colour[0] < 0.5 < colour[2]  # the numeral's ink: it takes blue, leaves red
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_card_divided_by_its_background_is_the_numpy_one(seed):
+    rng = np.random.default_rng(seed)
+    card = rng.integers(30, 256, (91, 59, 3), dtype=np.uint8)
+    field = cv2.blur(card, (9, 9)).astype(np.float32) + np.float32(3.0)
+    typical = np.float32([180, 200.5, 220])
+    np.testing.assert_array_equal(read_kernels.normalised(card, field, typical),
+                                  read_kernels._numpy_normalised(card, field, typical))
+    sample = field[::3, ::3].reshape(-1, 3)
+    for rank in (0, len(sample) // 2, len(sample) - 1):
+        np.testing.assert_array_equal(read_kernels.channel_ranks(sample, rank),
+                                      np.partition(sample, rank, axis=0)[rank])
+
+
 def test_bare_paper_has_no_strongest_colour():
     colour, far, count = read_kernels.strongest(np.ones((40, 3), np.float32), 0.9, 0.3)
     np.testing.assert_array_equal(colour, [1, 1, 1])
@@ -115,6 +129,10 @@ def test_wrong_shapes_are_refused_with_a_clear_error():
         read_kernels.weakest_edge(np.ones((12, 10), np.float32), np.zeros(1), 6, 5, 5)
     with pytest.raises(ValueError, match="do not fit"):
         read_kernels.index_pair(np.ones((9, 9), np.float32), np.ones((9, 9), np.uint8), np.array([3, 12]), 0, 2, 6, 1)
+    with pytest.raises(ValueError, match="wrong shape"):
+        read_kernels.normalised(np.ones((5, 5, 3), np.uint8), np.ones((5, 4, 3), np.float32), np.ones(3))
+    with pytest.raises(ValueError, match="rank outside"):
+        read_kernels.channel_ranks(np.ones((5, 3), np.float32), 5)
     with pytest.raises(ValueError, match="rank outside"):
         read_kernels.quantiles_u8(np.ones((3, 3), np.uint8), 0, 9)
 

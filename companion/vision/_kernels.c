@@ -320,19 +320,19 @@ static PyObject *side_positions(PyObject *self, PyObject *args) {
 
 /* --- the reader's inner loops (read_kernels.py) ----------------------------------------- */
 
-/* A 3-D buffer of float32 (rows × columns × channels), any strides. */
+/* A 3-D buffer (rows × columns × channels), any strides. */
 typedef struct {
     Py_buffer view;
     char *data;
     Py_ssize_t rows, cols, channels, row_step, col_step, channel_step;
 } Image;
 
-static int get_image(PyObject *object, Image *image) {
-    if (PyObject_GetBuffer(object, &image->view, PyBUF_RECORDS_RO) < 0) return 0;
+static int get_image(PyObject *object, Image *image, const char *format, int writable) {
+    if (PyObject_GetBuffer(object, &image->view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) < 0) return 0;
     const char *got = image->view.format ? image->view.format : "B";
     if (got[0] == '<' || got[0] == '=' || got[0] == '@') got++;
-    if (image->view.ndim != 3 || strcmp(got, "f") != 0) {
-        PyErr_Format(PyExc_TypeError, "expected a 3-D array of format 'f', got %d-D '%s'", image->view.ndim, got);
+    if (image->view.ndim != 3 || strcmp(got, format) != 0) {
+        PyErr_Format(PyExc_TypeError, "expected a 3-D array of format '%s', got %d-D '%s'", format, image->view.ndim, got);
         PyBuffer_Release(&image->view);
         return 0;
     }
@@ -348,6 +348,38 @@ static int get_image(PyObject *object, Image *image) {
 
 #define PIXEL(a, i, j, c) (*(float *)((a).data + (i) * (a).row_step + (j) * (a).col_step + (c) * (a).channel_step))
 #define U8(a, i, j) (*(unsigned char *)((a).data + (i) * (a).row_step + (j) * (a).col_step))
+
+/* The k-th smallest of values[0..n) for k near n: the least of the n - k largest values,
+ * kept in a min-heap (heap, n - k + 1 long) in one pass. Most values do not enter it, a
+ * branch the processor predicts, where a quickselect's comparisons go either way. */
+static float select_high(const float *values, Py_ssize_t n, Py_ssize_t k, float *heap) {
+    Py_ssize_t size = n - k, count = 0; /* the heap holds the `size` largest seen */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        float value = values[i];
+        if (count == size) {
+            if (value <= heap[0]) continue;
+            count--; /* the root leaves: the last element sinks from the top */
+            float last = heap[count];
+            Py_ssize_t at = 0;
+            for (;;) {
+                Py_ssize_t child = 2 * at + 1;
+                if (child >= count) break;
+                if (child + 1 < count && heap[child + 1] < heap[child]) child++;
+                if (heap[child] >= last) break;
+                heap[at] = heap[child];
+                at = child;
+            }
+            heap[at] = last;
+        }
+        Py_ssize_t at = count++; /* the value rises from the bottom */
+        while (at > 0 && heap[(at - 1) / 2] > value) {
+            heap[at] = heap[(at - 1) / 2];
+            at = (at - 1) / 2;
+        }
+        heap[at] = value;
+    }
+    return heap[0];
+}
 
 /* The k-th smallest of values[0..n) (as np.partition gives it); reorders values. */
 static float select_float(float *values, Py_ssize_t n, Py_ssize_t k) {
@@ -410,6 +442,7 @@ static PyObject *strongest(PyObject *self, PyObject *args) {
     Py_ssize_t n = p.rows, count = 0;
     double far = 0.0;
     float *distance = NULL, *sorted = NULL, *chosen = NULL;
+    Py_ssize_t *strongest_at = NULL;
     if (p.cols != 3 || colour.rows != 3 || n < 1) {
         PyErr_SetString(PyExc_ValueError, "expected n x 3 pixels (n > 0) and a colour of 3");
         goto done;
@@ -417,33 +450,35 @@ static PyObject *strongest(PyObject *self, PyObject *args) {
     distance = malloc(sizeof(float) * n);
     sorted = malloc(sizeof(float) * n);
     chosen = malloc(sizeof(float) * n);
-    if (!distance || !sorted || !chosen) { PyErr_NoMemory(); goto done; }
+    strongest_at = malloc(sizeof(Py_ssize_t) * n);
+    if (!distance || !sorted || !chosen || !strongest_at) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < n; i++) {
         float b = F32(p, i, 0) - 1.0f, g = F32(p, i, 1) - 1.0f, r = F32(p, i, 2) - 1.0f;
         float d = b * b + g * g;
         distance[i] = sorted[i] = d + r * r;
     }
-    far = select_float(sorted, n, (Py_ssize_t)(quantile * (double)(n - 1)));
+    Py_ssize_t k = (Py_ssize_t)(quantile * (double)(n - 1));
+    far = 8 * (n - k) < n ? select_high(distance, n, k, sorted) : select_float(sorted, n, k);
     float at_least = (float)(share_of * far), strong = (float)(0.6 * far);
     Py_ssize_t chosen_count = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (distance[i] >= at_least) count++;
-        if (distance[i] >= strong) chosen_count++;
+    for (Py_ssize_t i = 0; i < n; i++) { /* without a branch: the tests go either way at random */
+        count += distance[i] >= at_least;
+        strongest_at[chosen_count] = i;
+        chosen_count += distance[i] >= strong;
     }
     for (Py_ssize_t c = 0; c < 3; c++) {
-        if (far <= 1e-6 || chosen_count == 0) {
-            *(float *)(colour.data + c * colour.row_step) = 1.0f;
-            continue;
+        float value = 1.0f;
+        if (far > 1e-6 && chosen_count > 0) {
+            for (Py_ssize_t k = 0; k < chosen_count; k++) chosen[k] = F32(p, strongest_at[k], c);
+            value = select_float(chosen, chosen_count, chosen_count / 2);
         }
-        Py_ssize_t k = 0;
-        for (Py_ssize_t i = 0; i < n; i++)
-            if (distance[i] >= strong) chosen[k++] = F32(p, i, c);
-        *(float *)(colour.data + c * colour.row_step) = select_float(chosen, chosen_count, chosen_count / 2);
+        *(float *)(colour.data + c * colour.row_step) = value;
     }
 done:
     free(distance);
     free(sorted);
     free(chosen);
+    free(strongest_at);
     PyBuffer_Release(&p.view);
     PyBuffer_Release(&colour.view);
     if (PyErr_Occurred()) return NULL;
@@ -462,7 +497,7 @@ static PyObject *ring_and_near(PyObject *self, PyObject *args) {
     Image image;
     Array near, ring, paper, sum;
     int got = 0;
-    if (get_image(image_object, &image)) got++;
+    if (get_image(image_object, &image, "f", 0)) got++;
     if (got == 1 && get_array(near_object, &near, "B", 2, 0)) got++;
     if (got == 2 && get_array(ring_object, &ring, "B", 2, 0)) got++;
     if (got == 3 && get_array(paper_object, &paper, "f", 1, 1)) got++;
@@ -481,9 +516,8 @@ static PyObject *ring_and_near(PyObject *self, PyObject *args) {
             if (U8(near, i, j)) {
                 near_count++;
                 for (int c = 0; c < 3; c++) total[c] += (double)PIXEL(image, i, j, c);
-            } else if (U8(ring, i, j)) {
-                ring_count++;
             }
+            ring_count += U8(ring, i, j) && !U8(near, i, j);
         }
     for (int c = 0; c < 3; c++) F64(sum, c) = total[c];
     if (ring_count == 0) goto done;
@@ -492,8 +526,10 @@ static PyObject *ring_and_near(PyObject *self, PyObject *args) {
     for (int c = 0; c < 3; c++) {
         Py_ssize_t k = 0;
         for (Py_ssize_t i = 0; i < image.rows; i++)
-            for (Py_ssize_t j = 0; j < image.cols; j++)
-                if (!U8(near, i, j) && U8(ring, i, j)) values[k++] = PIXEL(image, i, j, c);
+            for (Py_ssize_t j = 0; j < image.cols && k < ring_count; j++) { /* without a branch, as above */
+                values[k] = PIXEL(image, i, j, c);
+                k += U8(ring, i, j) && !U8(near, i, j);
+            }
         *(float *)(paper.data + c * paper.row_step) = select_float(values, ring_count, ring_count / 2);
     }
 done:
@@ -542,7 +578,8 @@ static PyObject *weakest_edge(PyObject *self, PyObject *args) {
             double least = INFINITY;
             for (Py_ssize_t b = 0; b < blocks; b++) {
                 double centre = (b + 0.5) * block - height / 2.0;
-                double source = fmin(fmax((double)j - shear * centre, 0.0), (double)(width - 1));
+                double source = (double)j - shear * centre;
+                source = source < 0.0 ? 0.0 : source > width - 1 ? (double)(width - 1) : source;
                 Py_ssize_t column = (Py_ssize_t)source;
                 if (column > width - 2) column = width - 2;
                 double frac = source - column;
@@ -556,10 +593,10 @@ static PyObject *weakest_edge(PyObject *self, PyObject *args) {
             median = select_double(sorted, width, width / 2);
         } else {
             double upper = select_double(sorted, width, width / 2), lower = -INFINITY;
-            for (Py_ssize_t j = 0; j < width / 2; j++) lower = fmax(lower, sorted[j]);
+            for (Py_ssize_t j = 0; j < width / 2; j++) lower = sorted[j] > lower ? sorted[j] : lower;
             median = (lower + upper) / 2;
         }
-        for (Py_ssize_t j = left; j < right; j++) strength = fmax(strength, weakest[j] - median);
+        for (Py_ssize_t j = left; j < right; j++) if (weakest[j] - median > strength) strength = weakest[j] - median;
     }
 done:
     free(means);
@@ -659,7 +696,8 @@ static PyObject *index_pair(PyObject *self, PyObject *args) {
             for (Py_ssize_t k = j - reach; k <= j + reach; k++)
                 if (k >= 0 && k < columns && profile[k] > widest[band]) widest[band] = profile[k];
         }
-        strength = fmax(strength, (double)(widest[0] < widest[1] ? widest[0] : widest[1]));
+        double weaker = widest[0] < widest[1] ? widest[0] : widest[1];
+        if (weaker > strength) strength = weaker;
     }
 done:
     free(values);
@@ -670,6 +708,73 @@ done:
     if (got >= 3) PyBuffer_Release(&rows.view);
     if (PyErr_Occurred()) return NULL;
     return PyFloat_FromDouble(strength);
+}
+
+/* normalise(card, field, typical, out): out = (card - field + divisor) / divisor, divisor
+ * = min(field, typical) per channel, in float32 as OpenCV's element-wise operations take
+ * it; card uint8, field and out float32, all rows × columns × 3. */
+static PyObject *normalise(PyObject *self, PyObject *args) {
+    PyObject *card_object, *field_object, *typical_object, *out_object;
+    if (!PyArg_ParseTuple(args, "OOOO", &card_object, &field_object, &typical_object, &out_object)) return NULL;
+    Image card, field, out;
+    Array typical;
+    int got = 0;
+    if (get_image(card_object, &card, "B", 0)) got++;
+    if (got == 1 && get_image(field_object, &field, "f", 0)) got++;
+    if (got == 2 && get_array(typical_object, &typical, "f", 1, 0)) got++;
+    if (got == 3 && get_image(out_object, &out, "f", 1)) got++;
+    if (got < 4) goto done;
+    if (card.channels != 3 || field.rows != card.rows || field.cols != card.cols || field.channels != 3
+        || out.rows != card.rows || out.cols != card.cols || out.channels != 3 || typical.rows != 3) {
+        PyErr_SetString(PyExc_ValueError, "card, field, typical or out of the wrong shape");
+        goto done;
+    }
+    float level[3];
+    for (int c = 0; c < 3; c++) level[c] = *(float *)(typical.data + c * typical.row_step);
+    for (Py_ssize_t i = 0; i < card.rows; i++)
+        for (Py_ssize_t j = 0; j < card.cols; j++)
+            for (int c = 0; c < 3; c++) {
+                float f = PIXEL(field, i, j, c);
+                float divisor = f < level[c] ? f : level[c];
+                float value = (float)(*(unsigned char *)(card.data + i * card.row_step + j * card.col_step
+                                                         + c * card.channel_step)) - f;
+                value = value + divisor;
+                PIXEL(out, i, j, c) = value / divisor;
+            }
+done:
+    if (got >= 1) PyBuffer_Release(&card.view);
+    if (got >= 2) PyBuffer_Release(&field.view);
+    if (got >= 3) PyBuffer_Release(&typical.view);
+    if (got >= 4) PyBuffer_Release(&out.view);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* channel_ranks(pixels, rank, out): per channel of pixels (n × channels, float32) the
+ * rank-th smallest value (as np.partition gives it along the first axis). */
+static PyObject *channel_ranks(PyObject *self, PyObject *args) {
+    PyObject *pixels_object, *out_object;
+    Py_ssize_t rank;
+    if (!PyArg_ParseTuple(args, "OnO", &pixels_object, &rank, &out_object)) return NULL;
+    Array p, out;
+    if (!get_array(pixels_object, &p, "f", 2, 0)) return NULL;
+    if (!get_array(out_object, &out, "f", 1, 1)) { PyBuffer_Release(&p.view); return NULL; }
+    float *values = NULL;
+    if (out.rows != p.cols || rank < 0 || rank >= p.rows) {
+        PyErr_SetString(PyExc_ValueError, "rank outside the pixels, or out of the wrong length");
+    } else if (!(values = malloc(sizeof(float) * p.rows))) {
+        PyErr_NoMemory();
+    } else {
+        for (Py_ssize_t c = 0; c < p.cols; c++) {
+            for (Py_ssize_t i = 0; i < p.rows; i++) values[i] = F32(p, i, c);
+            *(float *)(out.data + c * out.row_step) = select_float(values, p.rows, rank);
+        }
+    }
+    free(values);
+    PyBuffer_Release(&p.view);
+    PyBuffer_Release(&out.view);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
@@ -685,6 +790,8 @@ static PyMethodDef methods[] = {
     {"weakest_edge", weakest_edge, METH_VARARGS, "weakest_edge(across, shears, blocks, left, right) -> strength"},
     {"quantiles_u8", quantiles_u8, METH_VARARGS, "quantiles_u8(grey, low, high) -> (low-th, high-th)"},
     {"index_pair", index_pair, METH_VARARGS, "index_pair(glyphs, blank, rows, rank, left, right, reach) -> strength"},
+    {"normalise", normalise, METH_VARARGS, "normalise(card, field, typical, out)"},
+    {"channel_ranks", channel_ranks, METH_VARARGS, "channel_ranks(pixels, rank, out)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -27,7 +27,8 @@ import cv2
 import numpy as np
 
 from ..cards import Colour
-from .read_kernels import ring_paper_and_near_sum, strongest
+from .read_kernels import channel_ranks, ring_paper_and_near_sum, strongest
+from .read_kernels import normalised as divided
 
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
 # blur and the JPEG's halved colour resolution spread a stroke's colour this far (mm) …
@@ -80,11 +81,18 @@ def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.nd
     so a grey-scale dilation (inverse: erosion) wider than a stroke removes the strokes;
     a box blur smooths what is left."""
     size = max(3, int(round(9 * px_per_mm)) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    kernel = _square(size)
     smooth = cv2.GaussianBlur(card, (3, 3), 0)
     field = cv2.erode(smooth, kernel) if inverse else cv2.dilate(smooth, kernel)
     field = cv2.blur(field, (size, size))
-    return np.maximum(field.astype(np.float32), np.float32(4.0))
+    return cv2.max(field, (4.0, 4.0, 4.0, 4.0)).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=8)
+def _square(size: int) -> np.ndarray:
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    square.flags.writeable = False
+    return square
 
 
 def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -> Measurement:
@@ -99,12 +107,8 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -
     field = background_field(card, inverse, px_per_mm)
     step = max(1, round(3 * px_per_mm))  # the field is smooth: a sparse sample gives its median
     sample = field[margin_px:h - margin_px:step, margin_px:w - margin_px:step].reshape(-1, 3)
-    typical = np.partition(sample, len(sample) // 2, axis=0)[len(sample) // 2]
-    # OpenCV's element-wise operations throughout: numpy's, broadcast over a pixel's three
-    # channels, run three elements a step and take ten times as long
-    divisor = cv2.min(field, (*typical.tolist(), 0.0))
-    # (card - (field - divisor)) / divisor
-    normalised = cv2.divide(cv2.add(cv2.subtract(card, field, dtype=cv2.CV_32F), divisor), divisor)
+    typical = channel_ranks(sample, len(sample) // 2)
+    normalised = divided(card, field, typical)
     inner = normalised[margin_px:h - margin_px, margin_px:w - margin_px]
     foreground, _, strong = strongest(inner, 0.985, share_of=0.3)
     share = strong / max(inner.shape[0] * inner.shape[1], 1)

@@ -19,6 +19,28 @@ from .kernels import COMPILED, _kernels
 _ONES = np.ones((1, 3), np.float32)
 
 
+def normalised(card: np.ndarray, field: np.ndarray, typical: np.ndarray) -> np.ndarray:
+    """The card (uint8 BGR) divided by its background ``field`` (float32 BGR), the excess
+    over the card's ``typical`` background (float32, per channel) taken off first:
+    (card - field + d) / d with d = min(field, typical), in float32."""
+    typical = np.asarray(typical, np.float32)
+    if _kernels is None:
+        return _numpy_normalised(card, field, typical)
+    out = np.empty(card.shape, np.float32)
+    _kernels.normalise(card, field, typical, out)
+    return out
+
+
+def channel_ranks(pixels: np.ndarray, rank: int) -> np.ndarray:
+    """Per channel of ``pixels`` (N × channels, float32) the ``rank``-th smallest value
+    (``np.partition(pixels, rank, axis=0)[rank]``)."""
+    if _kernels is None:
+        return np.partition(pixels, rank, axis=0)[rank]
+    out = np.empty(pixels.shape[1], np.float32)
+    _kernels.channel_ranks(pixels, int(rank), out)
+    return out
+
+
 def strongest(pixels: np.ndarray, quantile: float, share_of: float = 0.0) -> tuple[np.ndarray, float, int]:
     """Of the pixels (N × 3, normalised: background 1), their squared distances from
     (1, 1, 1): the ``quantile``'s distance ``far``; the per-channel median (float32) of
@@ -85,6 +107,11 @@ def index_pair(glyphs: np.ndarray, blank: np.ndarray, rows: np.ndarray, rank: in
 
 # --- the numpy versions --------------------------------------------------------------------
 
+def _numpy_normalised(card, field, typical) -> np.ndarray:
+    divisor = cv2.min(field, (*typical.tolist(), 0.0))
+    return cv2.divide(cv2.add(cv2.subtract(card, field, dtype=cv2.CV_32F), divisor), divisor)
+
+
 def _numpy_strongest(pixels: np.ndarray, quantile: float, share_of: float) -> tuple[np.ndarray, float, int]:
     offset = cv2.subtract(pixels.reshape(-1, 1, 3), (1.0, 1.0, 1.0, 0.0))
     distance = cv2.transform(cv2.multiply(offset, offset), _ONES).ravel()
@@ -133,4 +160,4 @@ def _numpy_index_pair(glyphs, blank, rows, rank, left, right, reach) -> float:
     return float(np.minimum(*profiles).max())
 
 
-__all__ = ["COMPILED", "index_pair", "quantiles_u8", "ring_paper_and_near_sum", "strongest", "weakest_edge"]
+__all__ = ["COMPILED", "channel_ranks", "index_pair", "normalised", "quantiles_u8", "ring_paper_and_near_sum", "strongest", "weakest_edge"]
