@@ -119,6 +119,23 @@ def test_the_index_pair_is_the_numpy_one(seed, columns):
     assert without < 0.1 < 0.5 < with_pair
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_ink_distances_are_the_numpy_ones(seed):
+    """Chromaticities all round the hue circle (a red's hue lies near half a turn, where
+    the difference wraps round), against a deck's four inks."""
+    rng = np.random.default_rng(seed)
+    angles = np.linspace(-np.pi, np.pi, 40)
+    points = np.stack([np.cos(angles), np.sin(angles)], axis=1) * rng.uniform(0.0005, 1.5, (40, 1))
+    polar = np.array([[3.1, -0.6], [1.6, -0.4], [-2.0, -0.9], [-1.0, -0.3]])
+    var_hue, var_sat, cross = rng.uniform(0.01, 0.05, 4), rng.uniform(0.01, 0.05, 4), 0.002
+    determinant = var_hue * var_sat - cross * cross
+    got = read_kernels.ink_distances2(points, polar, var_hue, var_sat, cross, determinant)
+    np.testing.assert_allclose(got, read_kernels._numpy_ink_distances2(points, polar, var_hue, var_sat, cross,
+                                                                       determinant), rtol=1e-12, atol=1e-12)
+    nearest = got.argmin(axis=0)
+    assert nearest[0] == nearest[-1] == 0  # half a turn either way is the red's hue
+
+
 def test_wrong_shapes_are_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="3 pixels"):
         read_kernels._kernels.strongest(np.ones((5, 2), np.float32), 0.9, 0.3, np.empty(3, np.float32))
@@ -131,6 +148,8 @@ def test_wrong_shapes_are_refused_with_a_clear_error():
         read_kernels.index_pair(np.ones((9, 9), np.float32), np.ones((9, 9), np.uint8), np.array([3, 12]), 0, 2, 6, 1)
     with pytest.raises(ValueError, match="wrong shape"):
         read_kernels.normalised(np.ones((5, 5, 3), np.uint8), np.ones((5, 4, 3), np.float32), np.ones(3))
+    with pytest.raises(ValueError, match="wrong shape"):
+        read_kernels.ink_distances2(np.ones((3, 2)), np.ones((4, 2)), np.ones(4), np.ones(3), 0.0, np.ones(4))
     with pytest.raises(ValueError, match="rank outside"):
         read_kernels.channel_ranks(np.ones((5, 3), np.float32), 5)
     with pytest.raises(ValueError, match="rank outside"):

@@ -777,6 +777,59 @@ static PyObject *channel_ranks(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinant, out): out[ink,
+ * point] the squared Mahalanobis distance of each chromaticity (x, y) from each ink's
+ * (hue, log saturation), with the inks' spreads given, as ink.py's numpy takes it. */
+static PyObject *ink_distances2(PyObject *self, PyObject *args) {
+    PyObject *points_object, *polar_object, *hue_object, *sat_object, *det_object, *out_object;
+    double cross;
+    if (!PyArg_ParseTuple(args, "OOOOdOO", &points_object, &polar_object, &hue_object, &sat_object, &cross,
+                          &det_object, &out_object))
+        return NULL;
+    Array points, polar, var_hue, var_sat, det, out;
+    int got = 0;
+    if (get_array(points_object, &points, "d", 2, 0)) got++;
+    if (got == 1 && get_array(polar_object, &polar, "d", 2, 0)) got++;
+    if (got == 2 && get_array(hue_object, &var_hue, "d", 1, 0)) got++;
+    if (got == 3 && get_array(sat_object, &var_sat, "d", 1, 0)) got++;
+    if (got == 4 && get_array(det_object, &det, "d", 1, 0)) got++;
+    if (got == 5 && get_array(out_object, &out, "d", 2, 1)) got++;
+    if (got < 6) goto done;
+    Py_ssize_t inks = polar.rows, n = points.rows;
+    if (points.cols != 2 || polar.cols != 2 || var_hue.rows != inks || var_sat.rows != inks || det.rows != inks
+        || out.rows != inks || out.cols != n) {
+        PyErr_SetString(PyExc_ValueError, "points, inks or out of the wrong shape");
+        goto done;
+    }
+    const double pi = 3.141592653589793, turn = 2 * 3.141592653589793;
+    for (Py_ssize_t p = 0; p < n; p++) {
+        double x = *(double *)(points.data + p * points.row_step), y = *(double *)(points.data + p * points.row_step
+                                                                                   + points.col_step);
+        double hue = atan2(y, x), length = hypot(x, y);
+        double log_saturation = log(length > 1e-3 ? length : 1e-3);
+        for (Py_ssize_t i = 0; i < inks; i++) {
+            double ink_hue = *(double *)(polar.data + i * polar.row_step);
+            double ink_log_saturation = *(double *)(polar.data + i * polar.row_step + polar.col_step);
+            double d_hue = fmod(hue - ink_hue + pi, turn); /* floor modulo, as numpy's % */
+            if (d_hue < 0) d_hue += turn;
+            else if (d_hue == 0) d_hue = 0.0;
+            d_hue -= pi;
+            double d_sat = log_saturation - ink_log_saturation;
+            double d2 = F64(var_sat, i) * (d_hue * d_hue) - 2 * cross * d_hue * d_sat + F64(var_hue, i) * (d_sat * d_sat);
+            *(double *)(out.data + i * out.row_step + p * out.col_step) = d2 / F64(det, i);
+        }
+    }
+done:
+    if (got >= 1) PyBuffer_Release(&points.view);
+    if (got >= 2) PyBuffer_Release(&polar.view);
+    if (got >= 3) PyBuffer_Release(&var_hue.view);
+    if (got >= 4) PyBuffer_Release(&var_sat.view);
+    if (got >= 5) PyBuffer_Release(&det.view);
+    if (got >= 6) PyBuffer_Release(&out.view);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"thin", thin, METH_VARARGS, "thin(g, threshold, out, transposed)"},
     {"coverage", coverage, METH_VARARGS, "coverage(thin_rows, out)"},
@@ -792,6 +845,8 @@ static PyMethodDef methods[] = {
     {"index_pair", index_pair, METH_VARARGS, "index_pair(glyphs, blank, rows, rank, left, right, reach) -> strength"},
     {"normalise", normalise, METH_VARARGS, "normalise(card, field, typical, out)"},
     {"channel_ranks", channel_ranks, METH_VARARGS, "channel_ranks(pixels, rank, out)"},
+    {"ink_distances2", ink_distances2, METH_VARARGS,
+     "ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinant, out)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from ..cards import Colour
-from .read_kernels import channel_ranks, ring_paper_and_near_sum, strongest
+from .read_kernels import channel_ranks, ink_distances2, ring_paper_and_near_sum, strongest
 from .read_kernels import normalised as divided
 
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
@@ -291,18 +291,13 @@ class InkModel:
         """Squared Mahalanobis distances (inks, points) of chromaticities from each ink, and
         the log-determinants of the inks' spreads."""
         t = self._t
-        hue = np.arctan2(points[:, 1], points[:, 0])
-        log_saturation = np.log(np.maximum(np.hypot(points[:, 0], points[:, 1]), 1e-3))
         noise2 = t["colour_floor"] ** 2 + (t["colour_noise"] / max(strength, 1e-3)) ** 2
         # per ink: the 2 × 2 spread of (hue, log saturation), inverted in closed form
         var_hue = t["colour_hue_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[0, 0]
         var_sat = t["colour_saturation_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[1, 1]
         cross = self._covariance[0, 1]
         determinant = var_hue * var_sat - cross * cross
-        d_hue = (hue[None, :] - self._ink_polar[:, :1] + np.pi) % (2 * np.pi) - np.pi  # (inks, points)
-        d_sat = log_saturation[None, :] - self._ink_polar[:, 1:]
-        d2 = (var_sat[:, None] * d_hue ** 2 - 2 * cross * d_hue * d_sat + var_hue[:, None] * d_sat ** 2)
-        return d2 / determinant[:, None], np.log(determinant)
+        return ink_distances2(points, self._ink_polar, var_hue, var_sat, cross, determinant), np.log(determinant)
 
     def _corrected_chroma(self, measurement: Measurement, paper: np.ndarray | None,
                           fit: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

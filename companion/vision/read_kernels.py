@@ -105,6 +105,20 @@ def index_pair(glyphs: np.ndarray, blank: np.ndarray, rows: np.ndarray, rank: in
     return _kernels.index_pair(glyphs, blank, rows, int(rank), int(left), int(right), int(reach))
 
 
+def ink_distances2(points: np.ndarray, ink_polar: np.ndarray, var_hue: np.ndarray, var_sat: np.ndarray,
+                   cross: float, determinant: np.ndarray) -> np.ndarray:
+    """Squared Mahalanobis distances (inks × points) of chromaticities ``points`` (x, y)
+    from inks at (hue, log saturation) ``ink_polar``, each ink's spread given by the
+    variances of hue and log saturation, their covariance ``cross`` and the spread's
+    ``determinant``; a hue differs by at most half a turn either way."""
+    points = np.asarray(points, np.float64)
+    if _kernels is None:
+        return _numpy_ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinant)
+    out = np.empty((len(ink_polar), len(points)))
+    _kernels.ink_distances2(points, ink_polar, var_hue, var_sat, float(cross), determinant, out)
+    return out
+
+
 # --- the numpy versions --------------------------------------------------------------------
 
 def _numpy_normalised(card, field, typical) -> np.ndarray:
@@ -160,4 +174,13 @@ def _numpy_index_pair(glyphs, blank, rows, rank, left, right, reach) -> float:
     return float(np.minimum(*profiles).max())
 
 
-__all__ = ["COMPILED", "channel_ranks", "index_pair", "normalised", "quantiles_u8", "ring_paper_and_near_sum", "strongest", "weakest_edge"]
+def _numpy_ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinant) -> np.ndarray:
+    hue = np.arctan2(points[:, 1], points[:, 0])
+    log_saturation = np.log(np.maximum(np.hypot(points[:, 0], points[:, 1]), 1e-3))
+    d_hue = (hue[None, :] - ink_polar[:, :1] + np.pi) % (2 * np.pi) - np.pi  # (inks, points)
+    d_sat = log_saturation[None, :] - ink_polar[:, 1:]
+    d2 = (var_sat[:, None] * d_hue ** 2 - 2 * cross * d_hue * d_sat + var_hue[:, None] * d_sat ** 2)
+    return d2 / determinant[:, None]
+
+
+__all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "quantiles_u8", "ring_paper_and_near_sum", "strongest", "weakest_edge"]
