@@ -155,6 +155,12 @@ def frame_as_view(frame: np.ndarray, px_per_mm: float) -> AreaView:
                     guessed=True)
 
 
+def unmapped_view(frame: np.ndarray, found: tuple[int, ...] = (), margin_mm: float = DEFAULT_MARGIN_MM) -> AreaView:
+    """The frame as it is, without a mapping (``found``: the markers seen, too few to map)."""
+    height, width = frame.shape[:2]
+    return AreaView(frame, np.eye(3), None, (width, height), bool(found), False, found, margin_mm)
+
+
 def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     points = np.asarray(points, np.float64)
     flat = points.reshape(-1, 2)
@@ -222,8 +228,7 @@ class PlayArea:
 
     def _view(self, frame: np.ndarray, found: tuple[int, ...]) -> AreaView:
         if self._mapping is None:
-            height, width = frame.shape[:2]
-            return AreaView(frame, np.eye(3), None, (width, height), bool(found), False, found, self.margin_mm)
+            return unmapped_view(frame, found, self.margin_mm)
         to_frame = self._mapping.homography @ self._mm_from_view
         return AreaView(frame, to_frame / to_frame[2, 2], self.px_per_mm, self.size, bool(found), True, found,
                         self.margin_mm)

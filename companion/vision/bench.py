@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from .evaluate_read import calibrated_profiles
-from .area import AreaView, PlayArea
+from .area import AreaView, PlayArea, unmapped_view
 from .pipeline import TableReader
 from .search import SearchingReader
 from .profile import default_profile
@@ -41,7 +41,7 @@ class _MarkersIgnored(PlayArea):
     """A play area whose markers are never seen: every frame comes back unmapped."""
 
     def update(self, frame: np.ndarray) -> AreaView:
-        return self._view(frame, ())
+        return unmapped_view(frame, margin_mm=self.margin_mm)
 
 
 class UnmarkedReader(TableReader):
