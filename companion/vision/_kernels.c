@@ -381,52 +381,34 @@ static float select_high(const float *values, Py_ssize_t n, Py_ssize_t k, float 
     return heap[0];
 }
 
-/* The k-th smallest of values[0..n) (as np.partition gives it); reorders values. */
-static float select_float(float *values, Py_ssize_t n, Py_ssize_t k) {
-    Py_ssize_t low = 0, high = n - 1;
-    while (low < high) {
-        float pivot = values[low + (high - low) / 2];
-        Py_ssize_t i = low, j = high;
-        while (i <= j) {
-            while (values[i] < pivot) i++;
-            while (values[j] > pivot) j--;
-            if (i <= j) {
-                float swap = values[i];
-                values[i] = values[j];
-                values[j] = swap;
-                i++;
-                j--;
-            }
-        }
-        if (k <= j) high = j;
-        else if (k >= i) low = i;
-        else break;
+/* select_float, select_double: the k-th smallest of values[0..n) (as np.partition gives
+ * it), by quickselect; reorders values. */
+#define DEFINE_SELECT(name, type)                                   \
+    static type name(type *values, Py_ssize_t n, Py_ssize_t k) {    \
+        Py_ssize_t low = 0, high = n - 1;                           \
+        while (low < high) {                                        \
+            type pivot = values[low + (high - low) / 2];            \
+            Py_ssize_t i = low, j = high;                           \
+            while (i <= j) {                                        \
+                while (values[i] < pivot) i++;                      \
+                while (values[j] > pivot) j--;                      \
+                if (i <= j) {                                       \
+                    type swap = values[i];                          \
+                    values[i] = values[j];                          \
+                    values[j] = swap;                               \
+                    i++;                                            \
+                    j--;                                            \
+                }                                                   \
+            }                                                       \
+            if (k <= j) high = j;                                   \
+            else if (k >= i) low = i;                               \
+            else break;                                             \
+        }                                                           \
+        return values[k];                                           \
     }
-    return values[k];
-}
 
-static double select_double(double *values, Py_ssize_t n, Py_ssize_t k) {
-    Py_ssize_t low = 0, high = n - 1;
-    while (low < high) {
-        double pivot = values[low + (high - low) / 2];
-        Py_ssize_t i = low, j = high;
-        while (i <= j) {
-            while (values[i] < pivot) i++;
-            while (values[j] > pivot) j--;
-            if (i <= j) {
-                double swap = values[i];
-                values[i] = values[j];
-                values[j] = swap;
-                i++;
-                j--;
-            }
-        }
-        if (k <= j) high = j;
-        else if (k >= i) low = i;
-        else break;
-    }
-    return values[k];
-}
+DEFINE_SELECT(select_float, float)
+DEFINE_SELECT(select_double, double)
 
 /* strongest(pixels, quantile, share_of, colour_out) -> (far, count): pixels (n × 3,
  * float32); far the quantile's squared distance from (1, 1, 1); colour_out the
