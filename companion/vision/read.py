@@ -404,10 +404,12 @@ class CardReader:
         scores, offsets = self.number_scores(m)
         reading = self._read(m, ordered, scores, offsets, paper=paper, card_only=card_only)
         t = self._t
-        # unsure, poorly matched, or the numeral at the edge of where it was looked for: it may lie further off
-        found_at = offsets[int(reading.upside_down), self.numbers.index(reading.number)]
-        at_edge = self.search > 0 and np.abs(found_at).max() >= self.search
-        if ((reading.card is None or at_edge or reading.match < RECHECK_MATCH) and self.wide_search > self.search
+        # unsure or poorly matched: the numeral may lie further off. A numeral matched well
+        # at the edge of the narrow look is not looked for further: on 400 bench scenes that
+        # look (in 1,293 of 3,973 readings) named no card otherwise, and moved no outline
+        # closer to its card (1.258 px off on average with it, 1.267 px without), but cost
+        # a tenth of a frame's time
+        if ((reading.card is None or reading.match < RECHECK_MATCH) and self.wide_search > self.search
                 and t["min_strength"] <= m.strength <= t["max_strength"]):
             wide_scores, wide_offsets = self.number_scores(m, self.wide_search, step=2)
             # the colour (most of a reading's cost) only where the wider look can win: a
