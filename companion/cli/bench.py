@@ -14,20 +14,21 @@ def add_commands(commands) -> None:
                                 "frames rendered per second at 1280x720 on one core. 'vision': the card reader's accuracy, speed and memory "
                                 "on rendered scenes, beside Tesseract. 'stream': how fast the card reader keeps up with a camera "
                                 "over a game (only what changed is read again), beside reading every frame whole. 'stages': where a frame's "
-                                "time goes, stage by stage of the card reader.")
-    bench.add_argument("what", choices=("rules", "synth", "vision", "stream", "stages"), help="what to measure")
+                                "time goes, stage by stage of the card reader. 'misses': one JSON line per card the "
+                                "vision benchmark's reader misses, with what it read around it.")
+    bench.add_argument("what", choices=("rules", "synth", "vision", "stream", "stages", "misses"), help="what to measure")
     bench.add_argument("--repeat", type=positive, default=5, help="timed repetitions (default 5)")
     bench.add_argument("--games", type=positive, default=2000, help="rules: games per repetition (default 2000)")
     bench.add_argument("--frames", type=positive, default=300, help="synth: frames per repetition (default 300)")
-    bench.add_argument("--scenes", type=positive, help="vision, stages: rendered scenes (default 2000 for vision, "
-                       "the first 300 of them for stages)")
-    bench.add_argument("--seed", type=int, default=2026, help="vision, stream, stages: which scenes to render (default 2026, "
+    bench.add_argument("--scenes", type=positive, help="vision, stages, misses: rendered scenes (default "
+                       "2000 for vision and misses, the first 300 of them for stages)")
+    bench.add_argument("--seed", type=int, default=2026, help="vision, stream, stages, misses: which scenes to render (default 2026, "
                        "the figures in the README; another seed gives scenes the reader was not tuned on)")
     bench.add_argument("--tesseract-cards", type=int, default=500, help="vision: cards for the Tesseract "
                        "comparison, 0 to skip (default 500)")
     bench.add_argument("--search", action="store_true", help="vision, stream: find the cards by the edge and "
                        "numeral search instead of the card detector (the reader before the detector, for comparison)")
-    bench.add_argument("--no-markers", action="store_true", help="vision, stream, stages: read each scene as if it had "
+    bench.add_argument("--no-markers", action="store_true", help="vision, stream, stages, misses: read each scene as if it had "
                        "no play-area markers (the frame at the scale its cards show)")
     bench.add_argument("--streams", type=positive, default=24, help="stream: rendered streams (default 24)")
     bench.add_argument("--stream-frames", type=positive, default=100, help="stream: frames per stream "
@@ -47,6 +48,12 @@ def _bench(args: argparse.Namespace) -> int:
 
         run_stage_benchmark(n_scenes=args.scenes or 300, seed=args.seed,
                             mode="search" if args.search else "no-markers" if args.no_markers else "detect")
+        return 0
+    if args.what == "misses":
+        from ..vision.bench_misses import run_misses
+
+        run_misses(n_scenes=args.scenes or 2000, seed=args.seed,
+                   mode="search" if args.search else "no-markers" if args.no_markers else "detect")
         return 0
     if args.what == "stream":
         from ..vision.bench_stream import run_stream_benchmark

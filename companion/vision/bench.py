@@ -106,15 +106,17 @@ def scene_cache(n: int, seed: int, cache: Path, progress=None) -> list[tuple[Pat
     return scenes
 
 
-def score_frame(reading, labels: list[dict]) -> Score:
-    """Scores one frame's reading. A seen card belongs to the most visible labelled card
-    (at least half of it showing) whose centre lies within 0.3 card widths of its own:
-    on a pile the cards below lie almost exactly under the top card, and a reading of
-    the pile is a reading of its top card."""
-    score = Score(frames=1)
+def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int]:
+    """What the reading names at each labelled card (label index → the seen cards'
+    codes, None for one seen but not read), and how many cards it names where no card
+    lies. A seen card belongs to the most visible labelled card (at least half of it
+    showing) whose centre lies within 0.3 card widths of its own: on a pile the cards
+    below lie almost exactly under the top card, and a reading of the pile is a reading
+    of its top card."""
     centres = [np.mean(np.array(label["polygon"]), axis=0) for label in labels]
     sizes = [np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0])) for label in labels]
     named_for: dict[int, list] = {}
+    false_readings = 0
     for seen in reading.cards:
         centre = np.mean(seen.polygon, axis=0)
         near = [index for index, label in enumerate(labels)
@@ -124,26 +126,33 @@ def score_frame(reading, labels: list[dict]) -> Score:
             best = max(near, key=lambda index: (labels[index]["visible_share"], -np.linalg.norm(centre - centres[index])))
             named_for.setdefault(best, []).append(named)
         elif named is not None:
-            score.false_readings += 1
-    frame_ok = True
+            false_readings += 1
+    return named_for, false_readings
+
+
+def outcome(label: dict, names: list) -> str:
+    """"right", "wrong", "unknown" or "optional" (a partly covered card left unread or read
+    right) for a labelled card and what the reading names there (``names_by_label``)."""
+    named = [name for name in names if name is not None]
+    misread = any(name != label["card"] for name in named)
+    if label["visible_share"] >= REQUIRED_SHARE:
+        return "wrong" if misread else "right" if named else "unknown"
+    return "wrong" if misread else "optional"
+
+
+def score_frame(reading, labels: list[dict]) -> Score:
+    """Scores one frame's reading (see ``names_by_label`` for which seen card belongs to
+    which labelled one)."""
+    named_for, false_readings = names_by_label(reading, labels)
+    score = Score(frames=1, false_readings=false_readings)
     for index, label in enumerate(labels):
-        names = [name for name in named_for.get(index, []) if name is not None]
-        misread = any(name != label["card"] for name in names)
-        if label["visible_share"] >= REQUIRED_SHARE:
-            score.required += 1
-            if names and not misread:
-                score.right += 1
-                continue
-            frame_ok = False
-            if misread:
-                score.wrong += 1
-            else:
-                score.unknown += 1
-        elif misread:
-            score.wrong += 1
-            frame_ok = False
+        result = outcome(label, named_for.get(index, []))
+        score.required += label["visible_share"] >= REQUIRED_SHARE
+        score.right += result == "right"
+        score.wrong += result == "wrong"
+        score.unknown += result == "unknown"
     score.wrong += score.false_readings
-    score.frames_right = int(frame_ok and not score.false_readings)
+    score.frames_right = int(score.right == score.required and score.wrong == 0)
     return score
 
 

@@ -1,0 +1,112 @@
+"""Which cards the reader misses on the benchmark's scenes, and what it saw there
+(``elfer bench misses``). Not a test: a developer's list to look at.
+
+Reads the vision benchmark's scenes as ``elfer bench vision`` does (each deck
+calibrated from its 23 pictures) and prints one JSON line per card that must be read
+(at least 98 % of it showing) but was not read right, or a partly covered card that was
+misread: the scene, the card, what the reading names there, and every outline the
+reader read around it with its own figures (the number and colour it took, their
+confidences, the numeral's match, stray ink, seam, index ink), which say why it was not
+trusted. Look at a scene with ``elfer read IMAGE --show seen.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .bench import names_by_label, outcome
+from .pipeline import TableReader
+from .read import CardReading
+
+
+@contextmanager
+def recorded_readings():
+    """While inside, every outline the table readers read on a numeral is recorded:
+    yields the list (reading, corners), which the caller clears between frames."""
+    recorded: list[tuple[CardReading, np.ndarray]] = []
+    original = TableReader.__dict__["_read_on_numeral"]
+
+    def recording(self, frame, corners):
+        reading, moved = original(self, frame, corners)
+        recorded.append((reading, moved))
+        return reading, moved
+
+    TableReader._read_on_numeral = recording
+    try:
+        yield recorded
+    finally:
+        TableReader._read_on_numeral = original
+
+
+def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, np.ndarray]]) -> list[dict]:
+    """The missed cards of one frame's reading, each with the outlines read around it."""
+    named_for, _ = names_by_label(reading, labels)
+    misses = []
+    for index, label in enumerate(labels):
+        names = named_for.get(index, [])
+        result = outcome(label, names)
+        if result in ("right", "optional"):
+            continue
+        centre = np.mean(np.array(label["polygon"]), axis=0)
+        width = np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0]))
+        around = [_described(card_reading) for card_reading, corners in recorded
+                  if np.linalg.norm(np.mean(corners, axis=0) - centre) < 0.3 * width]
+        misses.append({"card": label["card"], "visible_share": round(float(label["visible_share"]), 3),
+                       "outcome": result, "named": names, "read_around": around})
+    return misses
+
+
+def _described(reading: CardReading) -> dict:
+    colour = None if reading.colour is None else reading.colour.value
+    return {"card": None if reading.card is None else reading.card.code,
+            "took": f"{colour or '?'}{reading.number}", "colour_confidence": round(reading.colour_confidence, 3),
+            "number_confidence": round(reading.number_confidence, 3), "match": round(reading.match, 3),
+            "stray_ink": round(reading.stray_ink, 3), "seam": round(reading.seam, 3),
+            "index_ink": round(reading.index_ink, 3)}
+
+
+def scene_misses(scenes, readers: dict) -> Iterator[dict]:
+    """One record per missed card of ``scenes`` ((image path, labels) pairs) read by
+    ``readers`` (style → ``TableReader``)."""
+    with recorded_readings() as recorded:
+        for index, (path, labels) in enumerate(scenes):
+            reader = readers[labels["style"]]
+            reader.reset()
+            recorded.clear()
+            reading = reader.read(cv2.imread(str(path), cv2.IMREAD_COLOR))
+            for miss in frame_misses(reading, labels["cards"], recorded):
+                yield {"scene": index, "image": str(path), "style": labels["style"], **miss}
+
+
+def run_misses(n_scenes: int = 2000, seed: int = 2026, cache: Path = Path(".cache/vision-bench"),
+               mode: str = "detect") -> int:
+    from tqdm import tqdm
+
+    from .bench import READERS, scene_cache
+    from .evaluate_read import calibrated_profiles
+
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    cv2.setNumThreads(1)
+    with tqdm(total=n_scenes, unit="scene", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
+        scenes = scene_cache(n_scenes, seed, cache, lambda done, total: bar.update(done - bar.n))
+    styles = sorted({labels["style"] for _, labels in scenes})
+    profiles = calibrated_profiles(styles, seed=7, folder=cache / "calibration", retaken={})
+    readers = {style: READERS[mode](profile) for style, profile in profiles.items()}
+    count = 0
+    for miss in scene_misses(scenes, readers):
+        print(json.dumps(miss, ensure_ascii=False))
+        count += 1
+    print(f"{count} cards missed in {len(scenes)} scenes (seed {seed})", file=sys.stderr)
+    return count
+
+
+__all__ = ["frame_misses", "recorded_readings", "run_misses", "scene_misses"]

@@ -1,0 +1,46 @@
+"""``elfer bench misses`` lists what the reader missed and what it read around it (not
+the benchmark itself)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.cards import Card, Colour
+from companion.vision.bench_misses import frame_misses, recorded_readings
+from companion.vision.pipeline import SeenCard, TableReader, TableReading
+from companion.vision.read import CardReading
+
+
+def _label(card: str, x: float, share: float = 1.0) -> dict:
+    return {"card": card, "visible_share": share,
+            "polygon": [[x - 30, 55], [x + 30, 55], [x + 30, 145], [x - 30, 145]]}
+
+
+def _polygon(x: float) -> np.ndarray:
+    return np.array([[x - 30, 55], [x + 30, 55], [x + 30, 145], [x - 30, 145]], float)
+
+
+def test_only_missed_cards_are_listed_with_the_outlines_read_around_them():
+    labels = [_label("R5", 100), _label("B7", 300), _label("G2", 500), _label("Y9", 700, share=0.7)]
+    reading = TableReading(True, (SeenCard(Card.parse("R5"), 0.99, _polygon(100)), SeenCard(None, 0.3, _polygon(301)),
+                                  SeenCard(Card.parse("G3"), 0.95, _polygon(500))))
+    unsure = CardReading(None, 0.3, False, colour=Colour.BLUE, number=7, colour_confidence=1.0, number_confidence=0.3,
+                         match=0.7)
+    recorded = [(unsure, _polygon(303)), (CardReading(Card.parse("R5"), 0.99, False, match=0.95), _polygon(100))]
+    misses = frame_misses(reading, labels, recorded)
+    assert [(miss["card"], miss["outcome"]) for miss in misses] == [("B7", "unknown"), ("G2", "wrong")]
+    blue = misses[0]
+    assert blue["named"] == [None]
+    assert blue["read_around"] == [{"card": None, "took": "B7", "colour_confidence": 1.0, "number_confidence": 0.3,
+                                    "match": 0.7, "stray_ink": 0.0, "seam": 0.0, "index_ink": 0.0}]
+    assert misses[1]["named"] == ["G3"] and misses[1]["read_around"] == []
+
+
+def test_the_reader_is_left_as_it_was():
+    before = TableReader._read_on_numeral
+    with pytest.raises(RuntimeError):
+        with recorded_readings():
+            assert TableReader._read_on_numeral is not before
+            raise RuntimeError("a camera that vanished")
+    assert TableReader._read_on_numeral is before
