@@ -106,6 +106,30 @@ def scene_cache(n: int, seed: int, cache: Path, progress=None) -> list[tuple[Pat
     return scenes
 
 
+def one_core(pin: bool = True) -> None:
+    """This process on one core (the lowest it may use; ``pin`` False: left as it is) and
+    OpenCV on one thread, as the benchmarks measure."""
+    if pin and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    cv2.setNumThreads(1)
+
+
+def rendered_scenes(n: int, seed: int, cache: Path) -> list[tuple[Path, dict]]:
+    """``scene_cache`` with a progress bar on stderr while scenes are rendered."""
+    from tqdm import tqdm
+
+    with tqdm(total=n, unit="scene", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
+        return scene_cache(n, seed, cache, lambda done, total: bar.update(done - bar.n))
+
+
+def calibrated_readers(scenes, cache: Path, mode: str = "detect") -> dict:
+    """A reader (``READERS[mode]``) per deck style of ``scenes``, each style calibrated
+    from its 23 pictures as ``elfer bench vision`` calibrates it."""
+    styles = sorted({labels["style"] for _, labels in scenes})
+    profiles = calibrated_profiles(styles, seed=7, folder=cache / "calibration", retaken={})
+    return {style: READERS[mode](profile) for style, profile in profiles.items()}
+
+
 def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int]:
     """What the reading names at each labelled card (label index → the seen cards'
     codes, None for one seen but not read), and how many cards it names where no card
@@ -192,13 +216,8 @@ def peak_memory_mb(scenes, profile_dir: Path | None, mode: str = "detect") -> fl
 def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = Path(".cache/vision-bench"),
                          tesseract_cards: int = 500, pin: bool = True, mode: str = "detect") -> dict:
     """``mode``: how the reader finds the cards (``READERS``)."""
-    from tqdm import tqdm
-
-    if pin and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    cv2.setNumThreads(1)
-    with tqdm(total=n_scenes, unit="scene", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
-        scenes = scene_cache(n_scenes, seed, cache, lambda done, total: bar.update(done - bar.n))
+    one_core(pin)
+    scenes = rendered_scenes(n_scenes, seed, cache)
     finder = {"detect": "the card detector", "search": "the edge and numeral search",
               "no-markers": "the card detector, the markers ignored"}[mode]
     print(f"elfer bench vision: {len(scenes)} scenes of 1280x720 (seed {seed}), every style, surface, light "

@@ -13,7 +13,6 @@ trusted. Look at a scene with ``elfer read IMAGE --show seen.png``.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .bench import names_by_label, outcome
+from .bench import calibrated_readers, names_by_label, one_core, outcome, rendered_scenes
 from .pipeline import TableReader
 from .read import CardReading
 
@@ -88,19 +87,9 @@ def scene_misses(scenes, readers: dict) -> Iterator[dict]:
 
 def run_misses(n_scenes: int = 2000, seed: int = 2026, cache: Path = Path(".cache/vision-bench"),
                mode: str = "detect") -> int:
-    from tqdm import tqdm
-
-    from .bench import READERS, scene_cache
-    from .evaluate_read import calibrated_profiles
-
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    cv2.setNumThreads(1)
-    with tqdm(total=n_scenes, unit="scene", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
-        scenes = scene_cache(n_scenes, seed, cache, lambda done, total: bar.update(done - bar.n))
-    styles = sorted({labels["style"] for _, labels in scenes})
-    profiles = calibrated_profiles(styles, seed=7, folder=cache / "calibration", retaken={})
-    readers = {style: READERS[mode](profile) for style, profile in profiles.items()}
+    one_core()
+    scenes = rendered_scenes(n_scenes, seed, cache)
+    readers = calibrated_readers(scenes, cache, mode)
     count = 0
     for miss in scene_misses(scenes, readers):
         print(json.dumps(miss, ensure_ascii=False))

@@ -10,9 +10,7 @@ reading), and "the rest" is what no stage covers (the pipeline's own decisions).
 
 from __future__ import annotations
 
-import os
 import statistics
-import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -118,19 +116,11 @@ def _read_all(frames: list, readers: dict) -> list[float]:
 
 def run_stage_benchmark(n_scenes: int = 300, seed: int = 2026, cache: Path = Path(".cache/vision-bench"),
                         mode: str = "detect", pin: bool = True) -> list[str]:
-    from tqdm import tqdm
+    from .bench import calibrated_readers, one_core, rendered_scenes
 
-    from .bench import READERS, scene_cache
-    from .evaluate_read import calibrated_profiles
-
-    if pin and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    cv2.setNumThreads(1)
-    with tqdm(total=n_scenes, unit="scene", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
-        scenes = scene_cache(n_scenes, seed, cache, lambda done, total: bar.update(done - bar.n))
-    styles = sorted({labels["style"] for _, labels in scenes})
-    profiles = calibrated_profiles(styles, seed=7, folder=cache / "calibration", retaken={})
-    readers = {style: READERS[mode](profile) for style, profile in profiles.items()}
+    one_core(pin)
+    scenes = rendered_scenes(n_scenes, seed, cache)
+    readers = calibrated_readers(scenes, cache, mode)
     frames = [(cv2.imread(str(path), cv2.IMREAD_COLOR), labels["style"]) for path, labels in scenes]
     print(f"elfer bench stages: {len(frames)} scenes of 1280x720 (seed {seed}), each deck calibrated; one core; "
           f"cards found by {'the card detector' if mode == 'detect' else mode}")
