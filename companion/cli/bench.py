@@ -36,30 +36,35 @@ def add_commands(commands) -> None:
     bench.set_defaults(run=_bench)
 
 
+def _reader_mode(args: argparse.Namespace) -> str:
+    """How the vision benchmarks' reader finds the cards (``vision.bench.READERS``)."""
+    return "search" if args.search else "no-markers" if args.no_markers else "detect"
+
+
 def _bench(args: argparse.Namespace) -> int:
     if args.what == "vision":
         from ..vision.bench import run_vision_benchmark
 
         run_vision_benchmark(n_scenes=args.scenes or 2000, seed=args.seed, tesseract_cards=args.tesseract_cards,
-                             mode="search" if args.search else "no-markers" if args.no_markers else "detect")
+                             mode=_reader_mode(args))
         return 0
     if args.what == "stages":
         from ..vision.bench_stages import run_stage_benchmark
 
         run_stage_benchmark(n_scenes=args.scenes or 300, seed=args.seed,
-                            mode="search" if args.search else "no-markers" if args.no_markers else "detect")
+                            mode=_reader_mode(args))
         return 0
     if args.what == "misses":
         from ..vision.bench_misses import run_misses
 
         run_misses(n_scenes=args.scenes or 2000, seed=args.seed,
-                   mode="search" if args.search else "no-markers" if args.no_markers else "detect")
+                   mode=_reader_mode(args))
         return 0
     if args.what == "stream":
         from ..vision.bench_stream import run_stream_benchmark
 
         run_stream_benchmark(streams=args.streams, frames=args.stream_frames, seed=args.seed,
-                             mode="search" if args.search else "no-markers" if args.no_markers else "detect")
+                             mode=_reader_mode(args))
         return 0
     if args.what == "synth":
         from ..sim.bench_synth import run_synth_benchmark

@@ -350,7 +350,7 @@ static int get_image(PyObject *object, Image *image, const char *format, int wri
 #define U8(a, i, j) (*(unsigned char *)((a).data + (i) * (a).row_step + (j) * (a).col_step))
 
 /* The k-th smallest of values[0..n) for k near n: the least of the n - k largest values,
- * kept in a min-heap (heap, n - k + 1 long) in one pass. Most values do not enter it, a
+ * kept in a min-heap (heap, n - k long) in one pass. Most values do not enter it, a
  * branch the processor predicts, where a quickselect's comparisons go either way. */
 static float select_high(const float *values, Py_ssize_t n, Py_ssize_t k, float *heap) {
     Py_ssize_t size = n - k, count = 0; /* the heap holds the `size` largest seen */
@@ -437,10 +437,15 @@ static PyObject *strongest(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++) {
         float b = F32(p, i, 0) - 1.0f, g = F32(p, i, 1) - 1.0f, r = F32(p, i, 2) - 1.0f;
         float d = b * b + g * g;
-        distance[i] = sorted[i] = d + r * r;
+        distance[i] = d + r * r;
     }
-    Py_ssize_t k = (Py_ssize_t)(quantile * (double)(n - 1));
-    far = 8 * (n - k) < n ? select_high(distance, n, k, sorted) : select_float(sorted, n, k);
+    Py_ssize_t rank = (Py_ssize_t)(quantile * (double)(n - 1));
+    if (8 * (n - rank) < n) {
+        far = select_high(distance, n, rank, sorted);
+    } else {
+        memcpy(sorted, distance, sizeof(float) * n);
+        far = select_float(sorted, n, rank);
+    }
     float at_least = (float)(share_of * far), strong = (float)(0.6 * far);
     Py_ssize_t chosen_count = 0;
     for (Py_ssize_t i = 0; i < n; i++) { /* without a branch: the tests go either way at random */

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 import cv2
 import numpy as np
@@ -31,18 +32,15 @@ def recorded_readings():
     """While inside, every outline the table readers read on a numeral is recorded:
     yields the list (reading, corners), which the caller clears between frames."""
     recorded: list[tuple[CardReading, np.ndarray]] = []
-    original = TableReader.__dict__["_read_on_numeral"]
+    original = TableReader._read_on_numeral
 
     def recording(self, frame, corners):
         reading, moved = original(self, frame, corners)
         recorded.append((reading, moved))
         return reading, moved
 
-    TableReader._read_on_numeral = recording
-    try:
+    with mock.patch.object(TableReader, "_read_on_numeral", recording):
         yield recorded
-    finally:
-        TableReader._read_on_numeral = original
 
 
 def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, np.ndarray]]) -> list[dict]:

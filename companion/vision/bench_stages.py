@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import statistics
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import cv2
 
@@ -57,17 +58,12 @@ def timed(stages=STAGES):
     """While inside, every stage's attributes are wrapped by a timer; yields the
     timings (label → :class:`Timing`). The attributes are restored on leaving."""
     timings = {stage.label: Timing() for stage in stages}
-    replaced = []
-    for stage in stages:
-        for name in stage.names:
-            original = stage.owner.__dict__[name] if isinstance(stage.owner, type) else getattr(stage.owner, name)
-            setattr(stage.owner, name, _timer(original, timings[stage.label]))
-            replaced.append((stage.owner, name, original))
-    try:
+    with ExitStack() as patches:
+        for stage in stages:
+            for name in stage.names:
+                timer = _timer(getattr(stage.owner, name), timings[stage.label])
+                patches.enter_context(mock.patch.object(stage.owner, name, timer))
         yield timings
-    finally:
-        for owner, name, original in reversed(replaced):
-            setattr(owner, name, original)
 
 
 def _timer(function, timing: Timing):

@@ -16,7 +16,6 @@ which nothing changed, for frames read again in part and for second looks.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import sys
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .bench import READERS, Score, score_frame
+from .bench import READERS, Score, one_core, score_frame
 from .evaluate_read import calibrated_profiles
 from .profile import Profile
 from .stream import StreamReader
@@ -64,9 +63,7 @@ def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
     pictures (a caller that holds those profiles already)."""
     from tqdm import tqdm
 
-    if pin and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    cv2.setNumThreads(1)
+    one_core(pin)
     with tqdm(total=streams, unit="stream", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
         rendered = stream_cache(streams, frames, seed, cache, lambda done, total: bar.update(done - bar.n))
     styles = sorted({entries[0][1]["style"] for entries in rendered})

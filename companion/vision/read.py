@@ -222,7 +222,7 @@ def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
     the 80th percentile of the glyph map over the band's blank rows above the band's
     median column (the grain of a pale paper, a blurred picture), allowed to lie a
     little apart (``INDEX_PAIR_PX``); of the columns the best pair's weaker index."""
-    height, width = blank.shape
+    width = blank.shape[1]
     left, right = round(INDEX_BAND_MIDDLE[0] * width), round(INDEX_BAND_MIDDLE[1] * width)
     rows = np.flatnonzero(blank[:band_end, left:right].any(axis=1))
     if not len(rows):

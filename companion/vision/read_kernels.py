@@ -10,11 +10,13 @@ the same results and stand in where it was not.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
 from .arrays import median, row_medians
-from .kernels import COMPILED, _kernels
+from .kernels import COMPILED, _float32, _kernels
 
 _ONES = np.ones((1, 3), np.float32)
 
@@ -60,7 +62,7 @@ def ring_paper_and_near_sum(normalised: np.ndarray, near: np.ndarray,
     pixels lie in ``ring`` but not in ``near`` and their per-channel median (float32;
     meaningless where there are none), how many lie in ``near`` and their sum per channel
     (float64)."""
-    normalised = normalised if normalised.dtype == np.float32 else normalised.astype(np.float32)
+    normalised = _float32(normalised)
     if _kernels is None:
         return _numpy_ring_paper_and_near_sum(normalised, near, ring)
     paper, near_sum = np.ones(3, np.float32), np.empty(3)
@@ -74,7 +76,7 @@ def weakest_edge(across: np.ndarray, shears: np.ndarray, blocks: int, left: int,
     row) times the block's offset from the middle (linearly interpolated); per shear the
     weakest block in each column; the most that is, in columns [left, right), above its
     shear's median over every column."""
-    across = across if across.dtype == np.float32 else across.astype(np.float32)
+    across = _float32(across)
     shears = np.asarray(shears, np.float64)
     if _kernels is None:
         return _numpy_weakest_edge(across, shears, blocks, left, right)
@@ -98,7 +100,7 @@ def index_pair(glyphs: np.ndarray, blank: np.ndarray, rows: np.ndarray, rank: in
     median and widened by its maximum ``reach`` columns either way; the largest of the
     two profiles' smaller value (how strongly ink shows in the same columns both above
     and below)."""
-    glyphs = glyphs if glyphs.dtype == np.float32 else glyphs.astype(np.float32)
+    glyphs = _float32(glyphs)
     rows = np.asarray(rows, np.int64)
     if _kernels is None:
         return _numpy_index_pair(glyphs, blank, rows, rank, left, right, reach)
@@ -153,14 +155,28 @@ def _numpy_weakest_edge(across, shears, blocks, left, right) -> float:
     height, width = across.shape
     block = height // blocks
     means = across[:block * blocks].reshape(blocks, block, width).mean(axis=1)  # (blocks, columns)
-    centres = (np.arange(blocks) + 0.5) * block - height / 2
-    source = np.clip(np.arange(width)[None, None, :] - shears[:, None, None] * centres[None, :, None], 0, width - 1)
-    column = np.minimum(source.astype(np.intp), width - 2)
-    frac = source - column
-    below = column + width * np.arange(blocks)[None, :, None]
-    straightened = means.take(below) * (1 - frac) + means.take(below + 1) * frac  # (shears, blocks, columns)
+    below, frac, rest = _shear_grid(height, width, tuple(shears), blocks)
+    straightened = means.take(below) * rest + means.take(below + 1) * frac  # (shears, blocks, columns)
     weakest = straightened.min(axis=1)  # (shears, columns)
     return float((weakest[:, left:right] - row_medians(weakest)).max())
+
+
+@functools.lru_cache(maxsize=16)
+def _shear_grid(height: int, width: int, shears: tuple[float, ...], blocks: int) -> tuple[np.ndarray, ...]:
+    """Where each sheared column profile takes its values: linearly between the column
+    ``below`` (an index into the flat (blocks, columns) means) and the next, weighted
+    ``rest`` and ``frac``; each (shears, blocks, columns), read only, shared by every card
+    of this size (a card read costs a dozen small arrays less)."""
+    block = height // blocks
+    centres = (np.arange(blocks) + 0.5) * block - height / 2
+    source = np.arange(width)[None, None, :] - np.asarray(shears)[:, None, None] * centres[None, :, None]
+    source = np.clip(source, 0, width - 1)
+    column = np.minimum(source.astype(np.intp), width - 2)
+    frac = source - column
+    grid = column + width * np.arange(blocks)[None, :, None], frac, 1 - frac
+    for array in grid:
+        array.flags.writeable = False
+    return grid
 
 
 def _numpy_index_pair(glyphs, blank, rows, rank, left, right, reach) -> float:
@@ -183,4 +199,5 @@ def _numpy_ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinan
     return d2 / determinant[:, None]
 
 
-__all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "quantiles_u8", "ring_paper_and_near_sum", "strongest", "weakest_edge"]
+__all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "quantiles_u8",
+           "ring_paper_and_near_sum", "strongest", "weakest_edge"]
