@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -141,3 +142,10 @@ def test_a_broken_model_is_a_clear_error(tmp_path):
     broken.write_bytes(MODEL.read_bytes()[:5000])
     with pytest.raises(DetectorError, match="cannot be loaded"):
         CardDetector(broken)
+
+
+def test_a_model_that_takes_the_view_unrewritten_is_a_clear_error():
+    # a network whose first layer takes the scaled 3-channel view, as training exports it
+    # before training/stem.py rewrites it for the view in 2 x 2 cells
+    with pytest.raises(DetectorError, match="2 x 2 cells"):
+        CardDetector(Path(__file__).parent / "data" / "three_channel_detector.onnx")

@@ -34,6 +34,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import stem  # noqa: E402
 from net import CardNet  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -221,10 +222,10 @@ def main(argv=None) -> int:
         torch.save(model.state_dict(), args.out.with_suffix(".pt"))
     model.eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, torch.zeros(1, 3, HEIGHT, WIDTH), str(args.out), opset_version=13, dynamo=False,
+    trained = args.out.with_suffix(".trained.onnx")
+    torch.onnx.export(model, torch.zeros(1, 3, HEIGHT, WIDTH), str(trained), opset_version=13, dynamo=False,
                       input_names=["view"], output_names=["maps"])
-    print(f"written {args.out}")
-    return 0
+    return stem.main([str(trained), str(args.out)])  # the first layer rewritten for the product's input
 
 
 if __name__ == "__main__":
