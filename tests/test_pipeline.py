@@ -355,17 +355,6 @@ def test_a_card_left_unknown_by_its_colours_doubt_and_its_numbers_is_read_again_
     assert named <= _on_top(entry["cards"])
 
 
-def test_a_top_card_the_detector_doubts_is_read_where_no_other_card_crosses_it(bench_profile):
-    """Scene 338 of ``elfer bench vision`` (seed 2026, inverse deck on wood, a glare spot):
-    a Y13 on top of a pile, its numeral under the glare, proposed with a centre score of
-    0.44 (the pile below peeks out) and read matched 0.83. Its edges show it whole, so
-    the detector's doubt does not make it unknown."""
-    frame, entry = _bench_scene(2026 * 100_000 + 338, "inverse", "wood")
-    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
-    assert "Y13" in named
-    assert named <= _on_top(entry["cards"])
-
-
 def test_a_card_the_detector_doubts_that_another_card_crosses_is_not_read_as_another_number(bench_profile):
     """Scene 125 of ``elfer bench vision`` (seed 2026, cream deck on a mat, side-by-side
     rows): a B10 of which 70 % shows, the next card of its row on it, proposed with a low

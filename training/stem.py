@@ -72,7 +72,7 @@ def largest_difference(original: onnx.ModelProto, rewritten: onnx.ModelProto, vi
     """The largest difference between the two models' outputs on random views of the
     training size, the original fed the scaled view and the rewritten one its cells."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from companion.vision.detect import TRAINING_SIZE, _cells
+    from companion.vision.detect import TRAINING_SIZE, view_cells
 
     with tempfile.TemporaryDirectory() as folder:
         nets = []
@@ -85,7 +85,7 @@ def largest_difference(original: onnx.ModelProto, rewritten: onnx.ModelProto, vi
     for seed in range(views):
         view = np.random.default_rng(seed).integers(0, 256, (height, width, 3), np.uint8)
         nets[0].setInput(cv2.dnn.blobFromImage(view, 1 / 255.0, mean=(MID_GREY,) * 3))
-        nets[1].setInput(_cells(view))
+        nets[1].setInput(view_cells(view))
         largest = max(largest, float(np.abs(nets[0].forward() - nets[1].forward()).max()))
     return largest
 

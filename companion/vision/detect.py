@@ -92,7 +92,7 @@ class CardDetector:
         (5, ⌈height / 16⌉ * 16 / STRIDE, ⌈width / 16⌉ * 16 / STRIDE)."""
         height, width = coarse.shape[:2]
         padded = cv2.copyMakeBorder(coarse, 0, -height % MULTIPLE, 0, -width % MULTIPLE, cv2.BORDER_REPLICATE)
-        self.net.setInput(_cells(padded))
+        self.net.setInput(view_cells(padded))
         return self.net.forward()[0]
 
     def detect(self, view: AreaView, look_in: LookIn | None = None) -> list[Proposal]:
@@ -145,7 +145,7 @@ def card_corners(x: float, y: float, theta: float, px_per_mm: float) -> np.ndarr
                      centre + half_h * along - half_w * across, centre + half_h * along + half_w * across])
 
 
-def _cells(view: np.ndarray) -> np.ndarray:
+def view_cells(view: np.ndarray) -> np.ndarray:
     """The network's input for a BGR view of even sides: its 2 × 2 cells as 12 channels
     (row in the cell, column in the cell, B, G, R), one cell of mid-grey above and on the
     left (the zero padding of the layer ``training/stem.py`` rewrote)."""
@@ -164,4 +164,4 @@ def _logit(p: float) -> float:
     return math.log(p / (1.0 - p))
 
 
-__all__ = ["CardDetector", "DetectorError", "Proposal", "card_corners", "decode"]
+__all__ = ["CardDetector", "DetectorError", "Proposal", "card_corners", "decode", "view_cells"]
