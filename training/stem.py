@@ -28,7 +28,9 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-MID_GREY = 127.5
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from companion.vision.detect import MID_GREY, TRAINING_SIZE, view_cells  # noqa: E402
+
 TOLERANCE = 1e-3  # the outputs are logits and offsets of order 1–10; rounding moves them by about 1e-5
 # a tap of the 3 × 3 kernel (0, 1, 2: one pixel before, at, after the output's pixel
 # 2i) → (the 2 × 2 kernel's tap: 0 the cell before, 1 the cell i; the row or column in that cell)
@@ -71,9 +73,6 @@ def cells_stem(model: onnx.ModelProto) -> onnx.ModelProto:
 def largest_difference(original: onnx.ModelProto, rewritten: onnx.ModelProto, views: int = 3) -> float:
     """The largest difference between the two models' outputs on random views of the
     training size, the original fed the scaled view and the rewritten one its cells."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from companion.vision.detect import TRAINING_SIZE, view_cells
-
     with tempfile.TemporaryDirectory() as folder:
         nets = []
         for name, model in (("original", original), ("rewritten", rewritten)):
@@ -96,7 +95,11 @@ def main(argv: list[str]) -> int:
         return 2
     source, target = argv
     original = onnx.load(source)
-    rewritten = cells_stem(onnx.load(source))
+    try:
+        rewritten = cells_stem(onnx.load(source))
+    except ValueError as error:  # rewritten already, or another network
+        print(f"{source}: {error}", file=sys.stderr)
+        return 2
     difference = largest_difference(original, rewritten)
     if not difference <= TOLERANCE:
         print(f"the rewritten model's outputs differ from the original's by {difference:.2g}: not written",
