@@ -263,7 +263,7 @@ def test_a_thin_strokes_ink_keeps_its_colour_when_the_jpeg_spreads_it():
     hue and most of its saturation (the darkest pixels kept half)."""
     import math
 
-    from companion.vision.ink import chromaticity, ink_on, measure
+    from companion.vision.ink import Strokes, chromaticity, ink_on, measure
 
     paper, ink = np.array([211, 234, 243], np.float32), np.array([134, 77, 45], np.float32)  # BGR
     strokes = np.zeros((91, 59), np.uint8)
@@ -277,8 +277,7 @@ def test_a_thin_strokes_ink_keeps_its_colour_when_the_jpeg_spreads_it():
         half = cv2.resize(ycc[..., channel], (30, 46), interpolation=cv2.INTER_AREA)
         ycc[..., channel] = cv2.GaussianBlur(cv2.resize(half, (59, 91), interpolation=cv2.INTER_LINEAR), (0, 0), 1.0)
     measurement = measure(cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR), False, 1.0, 2)
-    rows, cols = np.nonzero(strokes)
-    chroma = ink_on(measurement, rows, cols, False, 1.0).chroma
+    chroma = ink_on(measurement, Strokes(strokes > 0, 1.0), 0, 0, False).chroma
     true = chromaticity((1 - ink / paper)[::-1].astype(np.float64))
     turn = math.degrees(math.atan2(chroma[1], chroma[0]) - math.atan2(true[1], true[0]))
     assert abs(turn) < 8

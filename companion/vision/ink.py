@@ -121,23 +121,59 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -
                        glare)
 
 
-def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse: bool,
-           px_per_mm: float, on_strokes: bool = True) -> Measurement:
-    """The measurement with its ink taken only from the pixels at ``rows``, ``cols``: the
-    numeral's own strokes, once the number is known. The card's strongest colour may be
-    something else: the table beside an outline that reaches over the card's edge, a
-    shadow, a hand. On paper, where ``on_strokes`` says the pixels lie on the strokes
-    (the numeral matched well), the ink is what the strokes take from the paper around
-    them in all (:func:`_ink_taken`); elsewhere, the median of the strongest pixels."""
-    h, w = measurement.normalised.shape[:2]
-    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
-    rows, cols = rows[inside], cols[inside]
-    pixels = measurement.normalised[rows, cols]
-    if len(pixels) < 4 or measurement.background is None:
+class Strokes:
+    """A numeral's stroke pixels (``rows``, ``cols`` from its template's top-left) and
+    the masks :func:`ink_on` counts the ink on, made once per template: the strokes
+    grown by ``STROKE_REACH_MM`` and by that and ``PAPER_RING_MM`` (at ``px_per_mm``),
+    over the strokes' box grown by the ring's reach. Growing them for every card read
+    cost more than the rest of the ink's measurement."""
+
+    def __init__(self, mask: np.ndarray, px_per_mm: float):
+        self.rows, self.cols = np.nonzero(mask)
+        self.px_per_mm = float(px_per_mm)
+        near_disc = _disc(STROKE_REACH_MM * px_per_mm)
+        ring_disc = _disc((STROKE_REACH_MM + PAPER_RING_MM) * px_per_mm)
+        self.reach = ring_disc.shape[0] // 2
+        self.size = (int(mask.shape[0]), int(mask.shape[1]))
+        if len(self.rows):
+            self.top, self.left = int(self.rows.min()) - self.reach, int(self.cols.min()) - self.reach
+            self.bottom, self.right = int(self.rows.max()) + self.reach + 1, int(self.cols.max()) + self.reach + 1
+        else:
+            self.top = self.left = self.bottom = self.right = 0
+        grown = np.zeros((self.bottom - self.top, self.right - self.left), np.uint8)
+        grown[self.rows - self.top, self.cols - self.left] = 1
+        self.near, self.ring = cv2.dilate(grown, near_disc), cv2.dilate(grown, ring_disc)
+
+    def at(self, top: int, left: int) -> tuple[np.ndarray, np.ndarray]:
+        """The stroke pixels with the template's top-left at (``top``, ``left``)."""
+        return self.rows + top, self.cols + left
+
+
+def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inverse: bool,
+           on_strokes: bool = True) -> Measurement:
+    """The measurement with its ink taken only from the pixels of ``strokes`` (the
+    template's top-left at ``top``, ``left``): the numeral's own strokes, once the
+    number is known. The card's strongest colour may be something else: the table
+    beside an outline that reaches over the card's edge, a shadow, a hand. On paper,
+    where ``on_strokes`` says the pixels lie on the strokes (the numeral matched well),
+    the ink is what the strokes take from the paper around them in all
+    (:func:`_ink_taken`); elsewhere, the median of the strongest pixels."""
+    normalised = measurement.normalised
+    h, w = normalised.shape[:2]
+    rows, cols = strokes.at(top, left)
+    whole = (len(rows) and top + strokes.top + strokes.reach >= 0 and left + strokes.left + strokes.reach >= 0
+             and top + strokes.bottom - strokes.reach <= h and left + strokes.right - strokes.reach <= w)
+    if not whole:
+        inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
+        rows, cols = rows[inside], cols[inside]
+    if len(rows) < 4 or measurement.background is None:
         return measurement
-    foreground = None if inverse or not on_strokes else _ink_taken(measurement.normalised, rows, cols, px_per_mm)
+    foreground = None
+    if not inverse and on_strokes:
+        foreground = (_ink_taken_whole(normalised, strokes, top, left, len(rows)) if whole
+                      else _ink_taken(normalised, rows, cols, strokes.px_per_mm))
     if foreground is None or measurement.clipped.any():
-        darkest = strongest(pixels, 0.9)[0]
+        darkest = strongest(normalised[rows, cols], 0.9)[0]
         # where the paper saturates, a stroke's edge pixels saturate too and their ink is
         # lost to the sum (a green under a warm lamp reads yellow): there the darkest
         # pixels tell it better
@@ -146,6 +182,21 @@ def ink_on(measurement: Measurement, rows: np.ndarray, cols: np.ndarray, inverse
     return dataclasses.replace(measurement, foreground=foreground,
                                **dict(zip(("ink", "absorption", "chroma", "strength", "contrast", "clipped"),
                                           _ink_fields(foreground, measurement.background, inverse))))
+
+
+def _ink_taken_whole(normalised: np.ndarray, strokes: Strokes, top: int, left: int,
+                     count: int) -> np.ndarray | None:
+    """:func:`_ink_taken` of strokes lying wholly on the card, with their masks made once."""
+    h, w = normalised.shape[:2]
+    y0, x0 = top + strokes.top, left + strokes.left
+    # the masks' box may reach over the card's edge where the strokes do not: cut it there
+    cut_top, cut_left = max(0, -y0), max(0, -x0)
+    cut_bottom = strokes.near.shape[0] - max(0, y0 + strokes.near.shape[0] - h)
+    cut_right = strokes.near.shape[1] - max(0, x0 + strokes.near.shape[1] - w)
+    box = normalised[y0 + cut_top:y0 + cut_bottom, x0 + cut_left:x0 + cut_right]
+    near = strokes.near[cut_top:cut_bottom, cut_left:cut_right]
+    ring = strokes.ring[cut_top:cut_bottom, cut_left:cut_right]
+    return _taken(*ring_paper_and_near_sum(box, near, ring), count)
 
 
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:
@@ -169,13 +220,16 @@ def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_pe
     normalised = normalised[top:bottom, left:right]
     mask = np.zeros(normalised.shape[:2], np.uint8)
     mask[rows - top, cols - left] = 1
-    ring_count, paper, near_count, near_sum = ring_paper_and_near_sum(
-        normalised, cv2.dilate(mask, near_disc), cv2.dilate(mask, ring_disc))
-    if ring_count < len(rows):
+    return _taken(*ring_paper_and_near_sum(normalised, cv2.dilate(mask, near_disc), cv2.dilate(mask, ring_disc)),
+                  len(rows))
+
+
+def _taken(ring_count: int, paper: np.ndarray, near_count: int, near_sum: np.ndarray, count: int) -> np.ndarray | None:
+    if ring_count < count:
         return None
     paper = np.maximum(paper.astype(np.float64), 1e-3)
     taken = (paper * near_count - near_sum) / paper
-    return (1.0 - taken / len(rows)).astype(np.float32)
+    return (1.0 - taken / count).astype(np.float32)
 
 
 @functools.lru_cache(maxsize=8)
@@ -363,4 +417,4 @@ def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
 
-__all__ = ["InkModel", "Measurement", "chromaticity", "ink_on", "lab", "looks_inverse", "measure", "sigmoid"]
+__all__ = ["InkModel", "Measurement", "Strokes", "chromaticity", "ink_on", "lab", "looks_inverse", "measure", "sigmoid"]

@@ -18,7 +18,7 @@ import numpy as np
 
 from .digits import font_likeness, ncc
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Layout
-from .ink import ink_on
+from .ink import Strokes, ink_on
 from .read import STRAY_INK, glyph_map
 
 _BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
@@ -316,5 +316,5 @@ def measure_ink_on_strokes(pictures, templates: dict[int, np.ndarray], layout: L
             continue
         scores = cv2.matchTemplate(region, template.astype(np.float32), cv2.TM_CCOEFF_NORMED)
         _, _, _, (dx, dy) = cv2.minMaxLoc(scores)
-        rows, cols = np.nonzero(template >= 128)
-        p.measurement = ink_on(p.measurement, rows + top + dy, cols + left + dx, inverse, layout.match_px_per_mm)
+        p.measurement = ink_on(p.measurement, Strokes(template >= 128, layout.match_px_per_mm), top + dy, left + dx,
+                               inverse)

@@ -60,7 +60,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
-from .ink import InkModel, Measurement, ink_on, measure, sigmoid
+from .ink import InkModel, Measurement, Strokes, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 from .read_kernels import index_pair
 from .seams import seam_strength
@@ -330,7 +330,7 @@ class CardReader:
         self._apart = np.sqrt(np.maximum(2.0 - 2.0 * gram, 1e-6))
         self.inks = InkModel(profile.colours, profile.inks, profile.colour_covariance, self._t)
         # where each numeral has its strokes (rows, columns in the numeral box), upright and turned
-        self._strokes = [np.nonzero(profile.templates[number][::step, ::step] >= 128)
+        self._strokes = [Strokes(profile.templates[number][::step, ::step] >= 128, self.match_scale)
                          for step in (1, -1) for number in self.numbers]
         self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
             STRAY_MARGIN_MM * layout.match_px_per_mm))
@@ -482,9 +482,8 @@ class CardReader:
         """The measurement with its ink taken from the strokes of the numeral matched (the
         ``first`` number, ``turned`` or not, found at ``offsets``)."""
         dx, dy = offsets[int(turned), first].astype(int) + pad
-        rows, cols = self._strokes[int(turned) * len(self.numbers) + first]
-        return ink_on(m, rows + self.box[1] + dy, cols + self.box[0] + dx, self.profile.inverse, self.match_scale,
-                      on_strokes)
+        return ink_on(m, self._strokes[int(turned) * len(self.numbers) + first], self.box[1] + dy, self.box[0] + dx,
+                      self.profile.inverse, on_strokes)
 
     def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray,
               pad: int = 0, paper: np.ndarray | None = None, card_only: bool = False) -> CardReading:
