@@ -241,25 +241,40 @@ def _disc(radius: float) -> np.ndarray:
 
 
 def _ink_fields(foreground: np.ndarray, typical: np.ndarray, inverse: bool) -> tuple:
-    """(ink, absorption, chroma, strength, contrast, clipped) of a foreground colour."""
-    ink = 1.0 / np.maximum(foreground, 1e-3) if inverse else foreground
-    absorption = 1.0 - ink[::-1].astype(np.float64)
-    paper = typical * foreground if inverse else typical
-    offset = foreground - 1.0
-    # the vectors' lengths as np.linalg.norm takes them, without its dispatch
-    return (ink, absorption, chromaticity(absorption), math.sqrt(absorption @ absorption),
-            float(np.sqrt(offset @ offset)), paper[::-1] >= _CLIPPED)
+    """(ink, absorption, chroma, strength, contrast, clipped) of a foreground colour.
+
+    In plain floats: on three values numpy's cost per call is the whole cost, and this
+    runs twice for every card read."""
+    b, g, r = (float(v) for v in foreground)
+    if inverse:
+        ink = 1.0 / np.maximum(foreground, 1e-3)
+        ink_b, ink_g, ink_r = (float(v) for v in ink)
+    else:
+        ink, ink_b, ink_g, ink_r = foreground, b, g, r
+    absorption = (1.0 - ink_r, 1.0 - ink_g, 1.0 - ink_b)
+    paper_b, paper_g, paper_r = (float(v) for v in typical)
+    if inverse:
+        paper_b, paper_g, paper_r = paper_b * b, paper_g * g, paper_r * r
+    return (ink, np.array(absorption), _chromaticity(*absorption),
+            math.sqrt(absorption[0] * absorption[0] + absorption[1] * absorption[1] + absorption[2] * absorption[2]),
+            math.sqrt((b - 1.0) ** 2 + (g - 1.0) ** 2 + (r - 1.0) ** 2),
+            np.array((paper_r >= _CLIPPED, paper_g >= _CLIPPED, paper_b >= _CLIPPED)))
 
 
 _OPPONENT = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[np.sqrt(2)], [np.sqrt(6)]])
+_SQRT2, _SQRT3, _SQRT6 = math.sqrt(2.0), math.sqrt(3.0), math.sqrt(6.0)
 
 
 def chromaticity(absorption: np.ndarray) -> np.ndarray:
     """(x, y) of an absorption vector (R, G, B): its opponent components (red–green,
     yellow–blue) over its grey part. Mixing the ink with paper scales the whole vector,
     so the point does not move; only a change of hue or saturation moves it."""
-    grey = float(absorption.sum()) / np.sqrt(3)
-    return _OPPONENT @ absorption / max(grey, 1e-3)
+    return _chromaticity(*(float(v) for v in absorption))
+
+
+def _chromaticity(r: float, g: float, b: float) -> np.ndarray:
+    grey = max((r + g + b) / _SQRT3, 1e-3)
+    return np.array(((r - g) / _SQRT2 / grey, (r + g - 2.0 * b) / _SQRT6 / grey))
 
 
 def looks_inverse(card: np.ndarray, margin_px: int) -> bool:
@@ -282,6 +297,10 @@ class InkModel:
         self._ink_saturation = np.maximum(np.hypot(chroma[:, 0], chroma[:, 1]), 1e-3)
         self._ink_polar = np.stack([np.arctan2(chroma[:, 1], chroma[:, 0]), np.log(self._ink_saturation)], axis=1)
         self._covariance = covariance
+        # the parts of each ink's spread that do not depend on the card read
+        self._ink_saturation2 = self._ink_saturation ** 2
+        self._hue_spread2 = thresholds["colour_hue_spread"] ** 2 + covariance[0, 0]
+        self._saturation_spread2 = thresholds["colour_saturation_spread"] ** 2 + covariance[1, 1]
         # per number of saturated channels: the factors and their costs where nothing tells the paper's level
         costs = (np.log(_CLIP_FACTORS) / thresholds["clip_spread"]) ** 2
         self._unknown_paper = {count: _combinations([(_CLIP_FACTORS, costs)] * count) for count in (1, 2, 3)}
@@ -295,10 +314,12 @@ class InkModel:
         print."""
         t = self._t
         distances, logdets = self.distances(measurement, paper)
-        logits = -0.5 * (t["colour_scale"] * distances ** 2 + logdets)
-        c = int(np.argmax(logits))
-        posterior = np.exp(logits - logits.max())
-        confidence = float(posterior[c] / posterior.sum())
+        scale = t["colour_scale"]
+        # plain floats: four inks, where numpy's cost per call is the whole cost
+        logits = [-0.5 * (scale * d * d + logdet) for d, logdet in zip(distances.tolist(), logdets.tolist())]
+        c = max(range(len(logits)), key=logits.__getitem__)
+        posterior = [math.exp(logit - logits[c]) for logit in logits]
+        confidence = posterior[c] / sum(posterior)
         confidence *= sigmoid(3.0 * (t["max_colour_distance"] - float(distances[c])))
         strength = measurement.strength
         confidence *= sigmoid(60.0 * (strength - t["min_strength"])) * sigmoid(10.0 * (t["max_strength"] - strength))
@@ -320,6 +341,8 @@ class InkModel:
         """
         points, penalty, _ = self._corrected_chroma(measurement, paper)
         d2, logdets = self._distances2(points, measurement.strength)
+        if len(penalty) == 1 and not penalty[0]:  # nothing saturates: one point, at no cost
+            return np.sqrt(d2[:, 0]), logdets
         return np.sqrt((d2 + penalty[None, :]).min(axis=1)), logdets
 
     def paper_level(self, measurement: Measurement, colour: Colour) -> np.ndarray | None:
@@ -347,8 +370,8 @@ class InkModel:
         t = self._t
         noise2 = t["colour_floor"] ** 2 + (t["colour_noise"] / max(strength, 1e-3)) ** 2
         # per ink: the 2 × 2 spread of (hue, log saturation), inverted in closed form
-        var_hue = t["colour_hue_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[0, 0]
-        var_sat = t["colour_saturation_spread"] ** 2 + noise2 / self._ink_saturation ** 2 + self._covariance[1, 1]
+        noise = noise2 / self._ink_saturation2
+        var_hue, var_sat = noise + self._hue_spread2, noise + self._saturation_spread2
         cross = self._covariance[0, 1]
         determinant = var_hue * var_sat - cross * cross
         return ink_distances2(points, self._ink_polar, var_hue, var_sat, cross, determinant), np.log(determinant)

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -90,23 +91,21 @@ INK_TAKEN_MIN_MATCH = 0.8
 # --- geometry -------------------------------------------------------------------------
 
 
-_NEXT = np.array([1, 2, 3, 0])
-
-
 def _clockwise(corners) -> np.ndarray:
     points = np.asarray(corners, np.float64).reshape(-1, 2)
-    if points.shape != (4, 2) or not np.all(np.isfinite(points)):
+    if points.shape != (4, 2) or not np.isfinite(points).all():
         raise ValueError(f"a card needs 4 finite (x, y) corners, got {np.asarray(corners).shape}")
     # shoelace sign in image coordinates (y down): positive area = clockwise on screen
-    x, y = points[:, 0], points[:, 1]
-    if x @ y[_NEXT] - x[_NEXT] @ y < 0:
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points.tolist()
+    if x0 * y1 + x1 * y2 + x2 * y3 + x3 * y0 - (x1 * y0 + x2 * y1 + x3 * y2 + x0 * y3) < 0:
         points = points[[0, 3, 2, 1]]  # counter-clockwise given: same first corner, other way round
     return points
 
 
 def _short_first(points: np.ndarray) -> bool:
-    sides = np.hypot(*(points - points[_NEXT]).T)
-    return sides[0] + sides[2] <= sides[1] + sides[3]
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points.tolist()
+    return (math.hypot(x1 - x0, y1 - y0) + math.hypot(x3 - x2, y3 - y2)
+            <= math.hypot(x2 - x1, y2 - y1) + math.hypot(x0 - x3, y0 - y3))
 
 
 def upright_corners(corners) -> np.ndarray:
@@ -116,7 +115,8 @@ def upright_corners(corners) -> np.ndarray:
     points = _clockwise(corners)
     if not _short_first(points):
         points = points[[1, 2, 3, 0]]
-    if points[0, 1] + points[1, 1] > points[2, 1] + points[3, 1]:  # the "top" edge is the lower one
+    (_, y0), (_, y1), (_, y2), (_, y3) = points.tolist()
+    if y0 + y1 > y2 + y3:  # the "top" edge is the lower one
         points = points[[2, 3, 0, 1]]
     return points
 
