@@ -18,15 +18,27 @@ def conv(inputs: int, outputs: int, stride: int = 1, size: int = 3) -> nn.Sequen
 
 
 class CardNet(nn.Module):
-    def __init__(self, widths=(16, 32, 48, 64)):
+    """``stem``: the first layer's kernel, 3 (stride 2, padding 1) or 2 (stride 2, no
+    padding: each output pixel sees its own 2 × 2 cell only, which ``stem.py`` makes a
+    1 × 1 convolution over the cells, cheaper in OpenCV's dnn); ``quarter_convs``:
+    convolutions at a quarter of the resolution (the first one halves it);
+    ``fuse4``: a 3 × 3 convolution after the top-down path joins the quarter map."""
+
+    def __init__(self, widths=(16, 32, 48, 64), stem: int = 3, quarter_convs: int = 2, fuse4: bool = True):
         super().__init__()
         a, b, c, d = widths
-        self.halved = conv(3, a, 2)
-        self.quarter = nn.Sequential(conv(a, b, 2), conv(b, b))
+        if stem == 3:
+            self.halved = conv(3, a, 2)
+        elif stem == 2:
+            self.halved = nn.Sequential(nn.Conv2d(3, a, 2, 2, 0, bias=False), nn.BatchNorm2d(a), nn.ReLU(inplace=True))
+        else:
+            raise ValueError(f"a stem of kernel 3 or 2, not {stem}")
+        self.quarter = nn.Sequential(conv(a, b, 2), *(conv(b, b) for _ in range(quarter_convs - 1)))
         self.eighth = nn.Sequential(conv(b, c, 2), conv(c, c))
         self.sixteenth = nn.Sequential(conv(c, d, 2), conv(d, d), conv(d, d))
         self.lateral8, self.lateral16 = conv(c, b, size=1), conv(d, b, size=1)
-        self.fuse8, self.fuse4 = conv(b, b), conv(b, b)
+        self.fuse8 = conv(b, b)
+        self.fuse4 = conv(b, b) if fuse4 else nn.Identity()
         self.head = nn.Conv2d(b, 5, 1)
         nn.init.constant_(self.head.bias[:1], -4.6)  # centre scores start near 0.01, as in CenterNet
 

@@ -2,15 +2,23 @@
 
     python training/stem.py MODEL.onnx OUT.onnx
 
-The network's first layer, a 3 × 3 convolution with stride 2 and one pixel of zero
-padding over the view scaled to -0.5…0.5 (``net.py``), computes exactly the same as a
-2 × 2 convolution with stride 1 over the view cut into 2 × 2 cells (each cell's 12
-values: row in the cell, column in the cell, then B, G, R) with one cell of padding
-above and on the left, the scaling folded into its weights and bias. On one core
-OpenCV's dnn spends about half a millisecond less a frame on that form (a 3-channel
-input costs it a layout conversion as dear as the layer itself), and the cells cost
-less to make than the scaled blob did: ``detect.CardDetector.maps`` builds them, the
-padding as mid-grey (127.5, which the old scaling made 0).
+The network's first layer (``net.py``) strides 2 over the view scaled to -0.5…0.5, so
+it can take the view cut into 2 × 2 cells (each cell's 12 values: row in the cell,
+column in the cell, then B, G, R) instead, the scaling folded into its weights and
+bias:
+
+- a 3 × 3 convolution with one pixel of zero padding computes exactly the same as a
+  2 × 2 convolution with stride 1 over the cells with one cell of padding above and on
+  the left;
+- a 2 × 2 convolution without padding (``--stem 2``) computes exactly the same as a
+  1 × 1 convolution over the cells; the model then drops the padding cells first (a
+  Slice: every rewritten model takes the same cells, so the reader need not know which
+  first layer it has).
+
+On one core OpenCV's dnn spends about half a millisecond less a frame on that form (a
+3-channel input costs it a layout conversion as dear as the layer itself), and the
+cells cost less to make than the scaled blob did: ``detect.view_cells`` builds them,
+the padding as mid-grey (127.5, which the old scaling made 0).
 
 The rewrite is exact up to float rounding: before it writes, the script runs both
 models on random views with OpenCV's dnn and refuses where their outputs differ by more
@@ -38,22 +46,26 @@ _TAP = {0: (0, 1), 1: (1, 0), 2: (1, 1)}
 
 
 def cells_stem(model: onnx.ModelProto) -> onnx.ModelProto:
-    """``model`` (its first node the stride-2 3 × 3 convolution over a scaled 3-channel
-    view) rewritten to take the view in 2 × 2 cells (see the module's docstring)."""
+    """``model`` (its first node a stride-2 convolution over a scaled 3-channel view:
+    3 × 3 with padding 1, or 2 × 2 without) rewritten to take the view in 2 × 2 cells
+    (see the module's docstring)."""
     graph = model.graph
     stem = graph.node[0]
     attributes = {a.name: list(a.ints) for a in stem.attribute if a.ints}
-    if (stem.op_type != "Conv" or attributes.get("kernel_shape") != [3, 3] or attributes.get("strides") != [2, 2]
-            or attributes.get("pads") != [1, 1, 1, 1]):
-        raise ValueError("the model's first layer is not a 3 x 3 convolution with stride 2 and padding 1")
+    form = (attributes.get("kernel_shape"), attributes.get("strides"), attributes.get("pads"))
+    if stem.op_type != "Conv" or form not in (([3, 3], [2, 2], [1, 1, 1, 1]), ([2, 2], [2, 2], [0, 0, 0, 0])):
+        raise ValueError("the model's first layer is not a convolution with stride 2, 3 x 3 with padding 1 "
+                         "or 2 x 2 without")
+    size = form[0][0]
     initializers = {i.name: i for i in graph.initializer}
     weights = numpy_helper.to_array(initializers[stem.input[1]]).astype(np.float64)
     bias = numpy_helper.to_array(initializers[stem.input[2]]).astype(np.float64)
-    if weights.shape[1:] != (3, 3, 3):
-        raise ValueError(f"the first layer's weights are {weights.shape}, not (outputs, 3, 3, 3)")
-    cells = np.zeros((weights.shape[0], 12, 2, 2))
-    for ky, (tap_y, row) in _TAP.items():
-        for kx, (tap_x, column) in _TAP.items():
+    if weights.shape[1:] != (3, size, size):
+        raise ValueError(f"the first layer's weights are {weights.shape}, not (outputs, 3, {size}, {size})")
+    taps = _TAP if size == 3 else {0: (0, 0), 1: (0, 1)}  # 2 x 2: every tap in the output's own cell
+    cells = np.zeros((weights.shape[0], 12, size - 1, size - 1))
+    for ky, (tap_y, row) in taps.items():
+        for kx, (tap_x, column) in taps.items():
             cells[:, (row * 2 + column) * 3:(row * 2 + column) * 3 + 3, tap_y, tap_x] = weights[:, :, ky, kx]
     # the old input was (pixel - 127.5) / 255
     folded_bias = bias - MID_GREY / 255.0 * cells.sum(axis=(1, 2, 3))
@@ -61,11 +73,20 @@ def cells_stem(model: onnx.ModelProto) -> onnx.ModelProto:
     initializers[stem.input[2]].CopyFrom(numpy_helper.from_array(folded_bias.astype(np.float32), stem.input[2]))
     for attribute in stem.attribute:
         if attribute.name in ("kernel_shape", "strides", "pads"):
-            attribute.ints[:] = {"kernel_shape": [2, 2], "strides": [1, 1], "pads": [0, 0, 0, 0]}[attribute.name]
+            attribute.ints[:] = {"kernel_shape": [size - 1] * 2, "strides": [1, 1], "pads": [0, 0, 0, 0]}[attribute.name]
     dims = graph.input[0].type.tensor_type.shape.dim
     dims[1].dim_value = 12
     dims[2].dim_value = dims[2].dim_value // 2 + 1
     dims[3].dim_value = dims[3].dim_value // 2 + 1
+    if size == 2:  # the padding cells are for a 3 x 3 first layer: dropped before this one
+        cells_input = stem.input[0]
+        stem.input[0] = cells_input + "_unpadded"
+        for name, value in (("starts", 1), ("ends", np.iinfo(np.int64).max), ("axes", None)):
+            values = [2, 3] if value is None else [value, value]
+            graph.initializer.append(numpy_helper.from_array(np.array(values, np.int64), f"{cells_input}_slice_{name}"))
+        graph.node.insert(0, onnx.helper.make_node(
+            "Slice", [cells_input] + [f"{cells_input}_slice_{name}" for name in ("starts", "ends", "axes")],
+            [stem.input[0]]))
     onnx.checker.check_model(model)
     return model
 

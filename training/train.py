@@ -181,6 +181,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--widths", type=int, nargs=4, default=(16, 32, 48, 64),
                         help="channels at a half, a quarter, an eighth and a sixteenth of the view's resolution")
+    parser.add_argument("--stem", type=int, choices=(2, 3), default=3,
+                        help="the first layer's kernel (stride 2): 3, or 2 (each output pixel sees its own 2 x 2 cell)")
+    parser.add_argument("--quarter-convs", type=int, choices=(1, 2), default=2,
+                        help="convolutions at a quarter of the view's resolution")
+    parser.add_argument("--fuse4", action=argparse.BooleanOptionalAction, default=True,
+                        help="a 3 x 3 convolution where the top-down path joins the quarter map")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     random.seed(args.seed)
@@ -197,7 +203,7 @@ def main(argv=None) -> int:
     kinds = [kind for record in records for kind in record["kinds"]]
     print(f"{len(records)} views from {args.data}: " + ", ".join(
         f"{kinds.count(kind)} {kind}" for kind in ("card", "either", "background")), flush=True)
-    model = CardNet(tuple(args.widths))
+    model = CardNet(tuple(args.widths), args.stem, args.quarter_convs, args.fuse4)
     steps = args.epochs * (len(records) // args.batch)
     optimiser = torch.optim.AdamW(model.parameters(), 2e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
