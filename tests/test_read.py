@@ -308,3 +308,35 @@ def test_two_strips_of_a_fanned_row_show_a_pair_of_indices_in_the_middle():
 def test_an_index_in_one_band_only_is_no_pair():
     """A card turned in its outline shows one index off its corner, in one band."""
     assert _index_bands([(28, 4), (51, 81)]) == 0.0
+
+
+@pytest.mark.parametrize("top, left", [(20, 5), (0, 0), (-3, 40), (50, -2)])
+def test_the_ink_on_strokes_with_masks_made_once_is_the_ink_measured_afresh(top, left):
+    """``ink.Strokes`` grows a numeral's masks once per template; measured on a card
+    where the strokes' box reaches over the edge (or the strokes themselves do), the ink
+    is what growing the masks around the strokes on that card gives."""
+    from companion.vision.ink import Strokes, _ink_taken, ink_on, measure
+
+    rng = np.random.default_rng([top + 10, left + 10])
+    mask = np.zeros((47, 30), np.uint8)
+    cv2.putText(mask, "7", (2, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.4, 1, 4)
+    card = np.full((91, 59, 3), (200, 225, 235), np.uint8)
+    rows, cols = np.nonzero(mask)
+    rows, cols = rows + top, cols + left
+    inside = (rows >= 0) & (rows < 91) & (cols >= 0) & (cols < 59)
+    card[rows[inside], cols[inside]] = (60, 50, 190)
+    card = np.clip(card + rng.normal(0, 3, card.shape), 0, 255).astype(np.uint8)
+    measurement = measure(card, False, 1.0, 2)
+    got = ink_on(measurement, Strokes(mask > 0, 1.0), top, left, False)
+    afresh = _ink_taken(measurement.normalised, rows[inside], cols[inside], 1.0)
+    if afresh is None:  # the ring too small beside the edge: the darkest stroke pixels instead
+        assert got.foreground is not None
+    else:
+        np.testing.assert_array_equal(got.foreground, afresh)
+
+
+def test_a_blank_template_takes_no_ink():
+    from companion.vision.ink import Strokes, ink_on, measure
+
+    measurement = measure(np.full((91, 59, 3), 220, np.uint8), False, 1.0, 2)
+    assert ink_on(measurement, Strokes(np.zeros((47, 30), bool), 1.0), 20, 5, False) is measurement

@@ -131,22 +131,28 @@ class Strokes:
     def __init__(self, mask: np.ndarray, px_per_mm: float):
         self.rows, self.cols = np.nonzero(mask)
         self.px_per_mm = float(px_per_mm)
-        near_disc = _disc(STROKE_REACH_MM * px_per_mm)
         ring_disc = _disc((STROKE_REACH_MM + PAPER_RING_MM) * px_per_mm)
         self.reach = ring_disc.shape[0] // 2
-        self.size = (int(mask.shape[0]), int(mask.shape[1]))
-        if len(self.rows):
-            self.top, self.left = int(self.rows.min()) - self.reach, int(self.cols.min()) - self.reach
-            self.bottom, self.right = int(self.rows.max()) + self.reach + 1, int(self.cols.max()) + self.reach + 1
-        else:
-            self.top = self.left = self.bottom = self.right = 0
-        grown = np.zeros((self.bottom - self.top, self.right - self.left), np.uint8)
-        grown[self.rows - self.top, self.cols - self.left] = 1
-        self.near, self.ring = cv2.dilate(grown, near_disc), cv2.dilate(grown, ring_disc)
+        if not len(self.rows):  # a blank template: no ink to take (ink_on leaves the measurement as it is)
+            self.first_row = self.first_col = self.last_row = self.last_col = 0
+            self.near = self.ring = np.zeros((0, 0), np.uint8)
+            return
+        self.first_row, self.first_col = int(self.rows.min()), int(self.cols.min())
+        self.last_row, self.last_col = int(self.rows.max()), int(self.cols.max())
+        grown = np.zeros((self.last_row - self.first_row + 1 + 2 * self.reach,
+                          self.last_col - self.first_col + 1 + 2 * self.reach), np.uint8)
+        grown[self.rows - self.first_row + self.reach, self.cols - self.first_col + self.reach] = 1
+        self.near = cv2.dilate(grown, _disc(STROKE_REACH_MM * px_per_mm))
+        self.ring = cv2.dilate(grown, ring_disc)
 
     def at(self, top: int, left: int) -> tuple[np.ndarray, np.ndarray]:
         """The stroke pixels with the template's top-left at (``top``, ``left``)."""
         return self.rows + top, self.cols + left
+
+    def on(self, top: int, left: int, height: int, width: int) -> bool:
+        """Whether every stroke pixel lies on an image of that size, the template's top-left at (``top``, ``left``)."""
+        return (len(self.rows) > 0 and top + self.first_row >= 0 and left + self.first_col >= 0
+                and top + self.last_row < height and left + self.last_col < width)
 
 
 def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inverse: bool,
@@ -161,8 +167,7 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
     normalised = measurement.normalised
     h, w = normalised.shape[:2]
     rows, cols = strokes.at(top, left)
-    whole = (len(rows) and top + strokes.top + strokes.reach >= 0 and left + strokes.left + strokes.reach >= 0
-             and top + strokes.bottom - strokes.reach <= h and left + strokes.right - strokes.reach <= w)
+    whole = strokes.on(top, left, h, w)
     if not whole:
         inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
         rows, cols = rows[inside], cols[inside]
@@ -188,7 +193,7 @@ def _ink_taken_whole(normalised: np.ndarray, strokes: Strokes, top: int, left: i
                      count: int) -> np.ndarray | None:
     """:func:`_ink_taken` of strokes lying wholly on the card, with their masks made once."""
     h, w = normalised.shape[:2]
-    y0, x0 = top + strokes.top, left + strokes.left
+    y0, x0 = top + strokes.first_row - strokes.reach, left + strokes.first_col - strokes.reach
     # the masks' box may reach over the card's edge where the strokes do not: cut it there
     cut_top, cut_left = max(0, -y0), max(0, -x0)
     cut_bottom = strokes.near.shape[0] - max(0, y0 + strokes.near.shape[0] - h)
