@@ -12,8 +12,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 
-def conv(inputs: int, outputs: int, stride: int = 1, size: int = 3) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(inputs, outputs, size, stride, size // 2, bias=False), nn.BatchNorm2d(outputs),
+def conv(inputs: int, outputs: int, stride: int = 1, size: int = 3, padding: int | None = None) -> nn.Sequential:
+    """A convolution (padded by half its size unless told), batch norm and ReLU."""
+    padding = size // 2 if padding is None else padding
+    return nn.Sequential(nn.Conv2d(inputs, outputs, size, stride, padding, bias=False), nn.BatchNorm2d(outputs),
                          nn.ReLU(inplace=True))
 
 
@@ -27,12 +29,9 @@ class CardNet(nn.Module):
     def __init__(self, widths=(16, 32, 48, 64), stem: int = 3, quarter_convs: int = 2, fuse4: bool = True):
         super().__init__()
         a, b, c, d = widths
-        if stem == 3:
-            self.halved = conv(3, a, 2)
-        elif stem == 2:
-            self.halved = nn.Sequential(nn.Conv2d(3, a, 2, 2, 0, bias=False), nn.BatchNorm2d(a), nn.ReLU(inplace=True))
-        else:
+        if stem not in (2, 3):
             raise ValueError(f"a stem of kernel 3 or 2, not {stem}")
+        self.halved = conv(3, a, 2, size=stem, padding=stem - 2)
         self.quarter = nn.Sequential(conv(a, b, 2), *(conv(b, b) for _ in range(quarter_convs - 1)))
         self.eighth = nn.Sequential(conv(b, c, 2), conv(c, c))
         self.sixteenth = nn.Sequential(conv(c, d, 2), conv(d, d), conv(d, d))

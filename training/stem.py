@@ -81,12 +81,12 @@ def cells_stem(model: onnx.ModelProto) -> onnx.ModelProto:
     if size == 2:  # the padding cells are for a 3 x 3 first layer: dropped before this one
         cells_input = stem.input[0]
         stem.input[0] = cells_input + "_unpadded"
-        for name, value in (("starts", 1), ("ends", np.iinfo(np.int64).max), ("axes", None)):
-            values = [2, 3] if value is None else [value, value]
+        # rows and columns (axes 2 and 3) from the second on
+        slicing = {"starts": [1, 1], "ends": [np.iinfo(np.int64).max] * 2, "axes": [2, 3]}
+        for name, values in slicing.items():
             graph.initializer.append(numpy_helper.from_array(np.array(values, np.int64), f"{cells_input}_slice_{name}"))
         graph.node.insert(0, onnx.helper.make_node(
-            "Slice", [cells_input] + [f"{cells_input}_slice_{name}" for name in ("starts", "ends", "axes")],
-            [stem.input[0]]))
+            "Slice", [cells_input] + [f"{cells_input}_slice_{name}" for name in slicing], [stem.input[0]]))
     onnx.checker.check_model(model)
     return model
 

@@ -346,8 +346,6 @@ class InkModel:
         """
         points, penalty, _ = self._corrected_chroma(measurement, paper)
         d2, logdets = self._distances2(points, measurement.strength)
-        if len(penalty) == 1 and not penalty[0]:  # nothing saturates: one point, at no cost
-            return np.sqrt(d2[:, 0]), logdets
         return np.sqrt((d2 + penalty[None, :]).min(axis=1)), logdets
 
     def paper_level(self, measurement: Measurement, colour: Colour) -> np.ndarray | None:

@@ -329,7 +329,7 @@ class CardReader:
         gram = self._templates.T @ self._templates
         self._apart = np.sqrt(np.maximum(2.0 - 2.0 * gram, 1e-6))
         self.inks = InkModel(profile.colours, profile.inks, profile.colour_covariance, self._t)
-        # where each numeral has its strokes (rows, columns in the numeral box), upright and turned
+        # each numeral's strokes (in the numeral box) and the masks its ink is taken on, upright and turned
         self._strokes = [Strokes(profile.templates[number][::step, ::step] >= 128, self.match_scale)
                          for step in (1, -1) for number in self.numbers]
         self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
