@@ -131,6 +131,30 @@ def test_yellow_and_green_stay_apart_under_a_2700_kelvin_lamp(decks, style):
     assert _misses(readings) == []
 
 
+# the light of bench scene 1206: a strong vignette, and glare spots whose sheen reaches
+# over some cards' numerals without saturating enough of the card to count as glare
+SHEEN_LIGHT = dict(exposure=1.028, gradient=0.224, gradient_angle_deg=162.5, vignette=0.32, colour_temperature_k=4955.0,
+                   white_balance=0.701, noise_sigma=2.83, jpeg_quality=70,
+                   shadows=[dict(x=0.101, y=0.948, length=0.219, width=0.231, angle_deg=115.1, depth=0.163)],
+                   glares=[dict(x=0.596, y=0.188, rx=0.066, ry=0.024, angle_deg=132.9, strength=0.697),
+                           dict(x=0.833, y=0.502, rx=0.088, ry=0.088, angle_deg=80.6, strength=0.691)])
+
+
+def test_a_numeral_half_under_a_sheen_of_glare_is_read(decks):
+    """A sheen of glare across part of an inverse card's white numeral takes most of
+    the contrast of the strokes under it and none of the others'; less than a twentieth
+    of the card saturates, so the card does not count as glared. Compared as they show,
+    the uneven strokes matched their template at 0.68 (a red 19) and 0.60 (a yellow 15),
+    and the cards went unread; with each stroke evened by the ink around it they read."""
+    reader, _ = decks["inverse"]
+    pictures = table("inverse", 1, SURFACES["inverse"]).pictures(DECK, SHEEN_LIGHT)
+    readings = _read_all(reader, pictures, seed=3)
+    assert [(c.code, r.card.code) for c, r, _ in readings if r.card is not None and r.card is not c] == []
+    read = {c.code for c, r, _ in readings if r.card is c}
+    assert {"R19", "Y15"} <= read
+    assert len(read) >= 76
+
+
 def test_the_paper_s_level_under_a_warm_lamp_is_told_by_cards_of_known_colour(decks):
     """A warm lamp bright enough to saturate cream paper in red and green leaves its true
     level unknown to any one card; the inks of cards whose colour is known tell it. The
