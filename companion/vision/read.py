@@ -293,6 +293,12 @@ def _window_sums(table: np.ndarray, h: int, w: int, step: int) -> np.ndarray:
             + table[:-h:step, :-w:step]).ravel()
 
 
+def _stands_for(again: CardReading, first: CardReading) -> bool:
+    """Whether a second look's reading stands for the first one: a card where the first was
+    none, or the same kind of reading with its numeral matched better."""
+    return (again.card is not None, again.match) > (first.card is not None, first.match)
+
+
 @functools.cache
 def _single_threaded_blas() -> None:
     """Numpy's BLAS on one thread for this process. The reader's products are small
@@ -414,7 +420,6 @@ class CardReader:
         card, m = self._measured(frame, ordered)
         scores, offsets = self.number_scores(m)
         reading = self._read(m, ordered, scores, offsets, paper=paper, card_only=card_only)
-        t = self._t
         # unsure or poorly matched, and not evened for glare: the strokes may show unevenly
         # (a sheen of glare over part of the numeral, short of ``GLARE_SHARE``; a light
         # gradient across an inverse card, whose brighter part the background's excess
@@ -422,32 +427,27 @@ class CardReader:
         # they match as they should; every card evened loses faint ink to the paper's
         # grain it lifts (a cream G5 0.71 -> 0.30), hence only here, and the better reading stands
         evened = m.glare >= GLARE_SHARE
-        if ((reading.card is None or reading.match < RECHECK_MATCH) and not evened
-                and t["min_strength"] <= m.strength <= t["max_strength"]):
-            again = self._read(m, ordered, *self.number_scores(m, evened=True), paper=paper, card_only=card_only)
-            if (again.card is not None, again.match) > (reading.card is not None, reading.match):
-                reading, evened = again, True
+        if not evened and self._worth_another_look(reading, m):
+            even_scores, even_offsets = self.number_scores(m, evened=True)
+            if self._could_stand(even_scores, reading, card_only):
+                again = self._read(m, ordered, even_scores, even_offsets, paper=paper, card_only=card_only)
+                if _stands_for(again, reading):
+                    reading, evened = again, True
         # unsure or poorly matched: the numeral may lie further off. A numeral matched well
         # at the edge of the narrow look is not looked for further: on 400 bench scenes that
         # look (in 1,293 of 3,973 readings) named no card otherwise, and moved no outline
         # closer to its card (1.258 px off on average with it, 1.267 px without), but cost
         # a tenth of a frame's time
-        if ((reading.card is None or reading.match < RECHECK_MATCH) and self.wide_search > self.search
-                and t["min_strength"] <= m.strength <= t["max_strength"]):
+        if self.wide_search > self.search and self._worth_another_look(reading, m):
             wide_scores, wide_offsets = self.number_scores(m, self.wide_search, step=2, evened=evened)
-            # the colour (most of a reading's cost) only where the wider look can win: a
-            # card needs its number's confidence at least (the colour's is at most 1)
-            could_be_card = self._number(wide_scores)[3] >= t["min_confidence"]
-            matches_better = float(wide_scores.max()) > reading.match
-            if ((could_be_card and matches_better) if reading.card is not None
-                    else could_be_card if card_only else (could_be_card or matches_better)):
+            if self._could_stand(wide_scores, reading, card_only):
                 wider = self._read(m, ordered, wide_scores, wide_offsets, paper=paper, card_only=card_only)
                 if wider.number != reading.number and wider.match < reading.match:
                     # another number, matched worse than the first one at its place: the
                     # coarse steps missed a peak; which number wins needs every step
                     wider = self._read(m, ordered, *self.number_scores(m, self.wide_search, evened=evened),
                                        paper=paper, card_only=card_only)
-                if (wider.card is not None, wider.match) > (reading.card is not None, reading.match):
+                if _stands_for(wider, reading):
                     reading = wider
         if reading.card is None:
             return reading  # the checks below tell a card read whole from pieces of two: no card, nothing to tell
@@ -499,6 +499,22 @@ class CardReader:
         number_conf = sigmoid(t["number_scale"] * (margin - t["number_offset"]))
         number_conf *= sigmoid(t["score_scale"] * (float(best[first]) - t["min_score"]))
         return first, turned, float(best[first]), number_conf
+
+    def _worth_another_look(self, reading: CardReading, m: Measurement) -> bool:
+        """Unsure or poorly matched (``RECHECK_MATCH``), on a card that shows ink."""
+        t = self._t
+        return ((reading.card is None or reading.match < RECHECK_MATCH)
+                and t["min_strength"] <= m.strength <= t["max_strength"])
+
+    def _could_stand(self, scores: np.ndarray, reading: CardReading, card_only: bool) -> bool:
+        """Whether a reading with these number scores could stand for ``reading``
+        (:func:`_stands_for`), told before its colour (most of a reading's cost) is
+        measured: a card needs its number's confidence at least (the colour's is at most 1)."""
+        could_be_card = self._number(scores)[3] >= self._t["min_confidence"]
+        matches_better = float(scores.max()) > reading.match
+        if reading.card is not None:
+            return could_be_card and matches_better
+        return could_be_card if card_only else (could_be_card or matches_better)
 
     def _ink_of_numeral(self, m: Measurement, first: int, turned: bool, offsets: np.ndarray,
                         pad: int = 0, on_strokes: bool = True) -> Measurement:
