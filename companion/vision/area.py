@@ -60,6 +60,8 @@ _MATCH_SCORE = 0.75  # normalised cross-correlation of a marker with its referen
 _SEARCH_PX = 12  # how far (frame px) the check looks for a marker around its place
 _EDGE_SAMPLES = 16  # points per marker side where the edge is measured
 _EDGE_REACH_PX = 4.0  # how far across the detected side the edge is looked for
+_EDGE_STEPS = np.arange(-_EDGE_REACH_PX, _EDGE_REACH_PX + 0.01, 0.5)  # where across the side it is sampled …
+_EDGE_ALONG = np.linspace(0.15, 0.85, _EDGE_SAMPLES)  # … at these shares of the side's length
 
 
 @dataclass(frozen=True, eq=False)
@@ -287,22 +289,12 @@ class PlayArea:
         homography = homography.astype(np.float64)
         centres = {marker_id: _diagonals_crossing(corners[marker_id]) for marker_id in found}
         references = {}
-        for marker_id in found:
-            half = self._patch_half(homography, positions[marker_id])
+        for marker_id, half in zip(found, _patch_halves(homography, [positions[marker_id] for marker_id in found])):
             patch, origin = _crop(grey, centres[marker_id], half)
             if patch is not None:
                 references[marker_id] = (patch.copy(), origin)
         self._mapping = _Mapping(homography, {k: v.copy() for k, v in centres.items()}, references)
         self._frames_all_hidden = 0
-
-    def _patch_half(self, homography: np.ndarray, centre_mm: tuple[float, float]) -> int:
-        """Half the side (px) of a reference picture: the marker's black square, a little less."""
-        x, y = centre_mm
-        half_mm = MARKER_SIZE_MM * 0.45
-        square = np.array([[x - half_mm, y - half_mm], [x + half_mm, y - half_mm],
-                           [x + half_mm, y + half_mm], [x - half_mm, y + half_mm]])
-        corners = _apply(homography, square)
-        return max(6, int(np.abs(corners - corners.mean(axis=0)).min(axis=0).min()))
 
     # --- the cheap check -----------------------------------------------------------
 
@@ -339,6 +331,16 @@ def _detector_parameters() -> cv2.aruco.DetectorParameters:
     return parameters
 
 
+def _patch_halves(homography: np.ndarray, centres_mm: list[tuple[float, float]]) -> list[int]:
+    """Half the side (px) of each marker's reference picture (the marker centred at each of
+    ``centres_mm``): its black square, a little less."""
+    half_mm = MARKER_SIZE_MM * 0.45
+    square = np.array([[-half_mm, -half_mm], [half_mm, -half_mm], [half_mm, half_mm], [-half_mm, half_mm]])
+    corners = _apply(homography, np.asarray(centres_mm, np.float64)[:, None, :] + square)
+    spans = np.abs(corners - corners.mean(axis=1, keepdims=True)).min(axis=(1, 2))
+    return [max(6, int(span)) for span in spans.tolist()]
+
+
 def _crop(image: np.ndarray, centre: np.ndarray, half: int) -> tuple[np.ndarray | None, np.ndarray]:
     """The square of side 2 * half + 1 around the pixel nearest to ``centre``, with its
     top-left pixel; None when it does not lie wholly inside the image."""
@@ -363,23 +365,23 @@ def _refine_squares(grey: np.ndarray, boxes: np.ndarray) -> list[np.ndarray | No
     """
     markers = len(boxes)
     sides = 4 * markers
+    steps = _EDGE_STEPS
     centres = np.repeat(boxes.mean(axis=1), 4, axis=0)
-    steps = np.arange(-_EDGE_REACH_PX, _EDGE_REACH_PX + 0.01, 0.5)
-    along = np.linspace(0.15, 0.85, _EDGE_SAMPLES)
     starts, ends = boxes.reshape(-1, 2), np.roll(boxes, -1, axis=1).reshape(-1, 2)
     directions = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1), 1e-9)[:, None]
     normals = np.stack([directions[:, 1], -directions[:, 0]], axis=1)
     outward = np.einsum("ij,ij->i", normals, (starts + ends) / 2 - centres) >= 0
     normals[~outward] *= -1  # pointing out of the marker, from black to white
-    points = starts[:, None, :] + along[None, :, None] * (ends - starts)[:, None, :]  # (side, sample, 2)
-    samples = points[:, :, None, :] + steps[None, None, :, None] * normals[:, None, None, :]
-    # all sides' profiles in one remap (a call per side cost more than the sampling)
-    values = cv2.remap(grey, samples[..., 0].reshape(sides * _EDGE_SAMPLES, -1).astype(np.float32),
-                       samples[..., 1].reshape(sides * _EDGE_SAMPLES, -1).astype(np.float32),
-                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+    points = starts[:, None, :] + _EDGE_ALONG[None, :, None] * (ends - starts)[:, None, :]  # (side, sample, 2)
+    # all sides' profiles in one remap (a call per side cost more than the sampling); x
+    # and y apart: numpy's broadcasting over a last axis of two costs more than the sums
+    across = [(points[:, :, None, axis] + steps[None, None, :] * normals[:, None, None, axis])
+              .reshape(sides * _EDGE_SAMPLES, -1).astype(np.float32) for axis in (0, 1)]
+    values = cv2.remap(grey, *across, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
     # every sample point at once: where its profile first rises above halfway from
     # the black level (first three samples) to the white level (last three)
-    dark, light = values[:, :3].mean(axis=1), values[:, -3:].mean(axis=1)
+    dark = (values[:, 0] + values[:, 1] + values[:, 2]) / 3
+    light = (values[:, -3] + values[:, -2] + values[:, -1]) / 3
     halfway = (dark + light) / 2
     above = values > halfway[:, None]
     first = above.argmax(axis=1)
@@ -409,7 +411,8 @@ def _refine_squares(grey: np.ndarray, boxes: np.ndarray) -> list[np.ndarray | No
 def _crossings(lines: np.ndarray, box: np.ndarray) -> np.ndarray | None:
     """Where neighbouring lines (4 × (vx, vy, x0, y0)) of a marker's sides cross: its
     corners, or None where two are parallel or a corner lies more than 3 px off the
-    detected one."""
+    detected one. In plain floats: numpy's cost per call was the whole cost."""
+    lines, detected = lines.tolist(), box.tolist()
     corners = []
     for k in range(4):
         (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = lines[k - 1], lines[k]
@@ -417,9 +420,11 @@ def _crossings(lines: np.ndarray, box: np.ndarray) -> np.ndarray | None:
         if abs(denominator) < 1e-6:
             return None
         t = ((x2 - x1) * vy2 - (y2 - y1) * vx2) / denominator
-        corners.append((x1 + t * vx1, y1 + t * vy1))
-    corners = np.array(corners)
-    return corners if np.abs(corners - box).max() <= 3.0 else None
+        x, y = x1 + t * vx1, y1 + t * vy1
+        if max(abs(x - detected[k][0]), abs(y - detected[k][1])) > 3.0:
+            return None
+        corners.append((x, y))
+    return np.array(corners)
 
 
 def _fitted_lines(points: np.ndarray, keep: np.ndarray) -> np.ndarray:
