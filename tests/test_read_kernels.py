@@ -136,6 +136,28 @@ def test_ink_distances_are_the_numpy_ones(seed):
     assert nearest[0] == nearest[-1] == 0  # half a turn either way is the red's hue
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("step", [1, 2])
+def test_the_numeral_windows_and_their_spreads_are_the_numpy_ones(seed, step, monkeypatch):
+    """Every window of a blurred glyph map with strokes as a row, and each window's spread
+    (on bare paper, the floor)."""
+    rng = np.random.default_rng(seed)
+    region = rng.normal(0.0, 0.02, (49 + 2 * seed, 51)).astype(np.float32)
+    region[10:40, 12 + seed:20 + seed] += 0.8
+    region = cv2.GaussianBlur(region, (0, 0), 0.8)
+    width = 4 if seed == 3 else 47
+    compiled = read_kernels.window_rows(region, 47, width, step)
+    compiled_bare = read_kernels.window_rows(np.zeros((49, 49), np.float32), 47, 47, step)
+    monkeypatch.setattr(read_kernels, "_kernels", None)
+    windows, norms = read_kernels.window_rows(region, 47, width, step)
+    np.testing.assert_array_equal(compiled[0], windows)
+    np.testing.assert_allclose(compiled[1], norms, rtol=1e-6)
+    assert windows.shape == (((2 + 2 * seed) // step + 1) * ((51 - width) // step + 1), 47 * width)
+    bare = np.zeros((49, 49), np.float32)
+    assert read_kernels.window_rows(bare, 47, 47, step)[1].tolist() == compiled_bare[1].tolist() == [
+        np.float32(np.sqrt(1e-9))] * (2 // step + 1) ** 2
+
+
 def test_wrong_shapes_are_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="3 pixels"):
         read_kernels._kernels.strongest(np.ones((5, 2), np.float32), 0.9, 0.3, np.empty(3, np.float32))
@@ -152,6 +174,12 @@ def test_wrong_shapes_are_refused_with_a_clear_error():
         read_kernels.ink_distances2(np.ones((3, 2)), np.ones((4, 2)), np.ones(4), np.ones(3), 0.0, np.ones(4))
     with pytest.raises(ValueError, match="rank outside"):
         read_kernels.channel_ranks(np.ones((5, 3), np.float32), 5)
+    with pytest.raises(ValueError, match="wrong shape"):
+        read_kernels._kernels.window_rows(np.ones((5, 5), np.float32), 3, 3, 1, np.empty((8, 9), np.float32),
+                                          np.empty(8, np.float32))
+    with pytest.raises(ValueError, match="wrong shape"):  # a window larger than the region
+        read_kernels._kernels.window_rows(np.ones((5, 5), np.float32), 6, 3, 1, np.empty((0, 18), np.float32),
+                                          np.empty(0, np.float32))
     with pytest.raises(ValueError, match="rank outside"):
         read_kernels.quantiles_u8(np.ones((3, 3), np.uint8), 0, 9)
 

@@ -817,6 +817,69 @@ done:
     Py_RETURN_NONE;
 }
 
+/* window_rows(region, h, w, step, windows, norms): every h × w window of region (float32,
+ * top-left corners every step pixels, rows first) as a row of windows (float32, windows ×
+ * h*w), and each window's spread, sqrt(max(sum of squares - sum^2 / (h*w), 1e-9)), into
+ * norms (float32). The sums come from running sums along each row of the region (in
+ * double): a pass over the region, not over every window. */
+static PyObject *window_rows(PyObject *self, PyObject *args) {
+    PyObject *region_object, *windows_object, *norms_object;
+    Py_ssize_t h, w, step;
+    if (!PyArg_ParseTuple(args, "OnnnOO", &region_object, &h, &w, &step, &windows_object, &norms_object)) return NULL;
+    Array region, windows, norms;
+    double *running = NULL;
+    int got = 0;
+    if (get_array(region_object, &region, "f", 2, 0)) got++;
+    if (got == 1 && get_array(windows_object, &windows, "f", 2, 1)) got++;
+    if (got == 2 && get_array(norms_object, &norms, "f", 1, 1)) got++;
+    if (got < 3) goto done;
+    Py_ssize_t down = h > 0 && step > 0 && region.rows >= h ? (region.rows - h) / step + 1 : 0;
+    Py_ssize_t across = w > 0 && step > 0 && region.cols >= w ? (region.cols - w) / step + 1 : 0;
+    if (!down || !across || windows.rows != down * across || windows.cols != h * w || norms.rows != windows.rows
+        || windows.col_step != sizeof(float)) {
+        PyErr_SetString(PyExc_ValueError, "windows or norms of the wrong shape for this region, window and step");
+        goto done;
+    }
+    Py_ssize_t stride = region.cols + 1; /* running sums of each row: values, then squares */
+    if (!(running = malloc(sizeof(double) * 2 * region.rows * stride))) { PyErr_NoMemory(); goto done; }
+    double *sums = running, *squares = running + region.rows * stride;
+    for (Py_ssize_t i = 0; i < region.rows; i++) {
+        double sum = 0.0, square = 0.0;
+        sums[i * stride] = squares[i * stride] = 0.0;
+        for (Py_ssize_t j = 0; j < region.cols; j++) {
+            double value = F32(region, i, j);
+            sum += value;
+            square += value * value;
+            sums[i * stride + j + 1] = sum;
+            squares[i * stride + j + 1] = square;
+        }
+    }
+    double n = (double)(h * w);
+    for (Py_ssize_t a = 0; a < down; a++)
+        for (Py_ssize_t b = 0; b < across; b++) {
+            Py_ssize_t k = a * across + b, left = b * step;
+            float *row = (float *)(windows.data + k * windows.row_step);
+            double sum = 0.0, square = 0.0;
+            for (Py_ssize_t i = a * step; i < a * step + h; i++, row += w) {
+                sum += sums[i * stride + left + w] - sums[i * stride + left];
+                square += squares[i * stride + left + w] - squares[i * stride + left];
+                if (region.col_step == sizeof(float))
+                    memcpy(row, region.data + i * region.row_step + left * sizeof(float), w * sizeof(float));
+                else
+                    for (Py_ssize_t j = 0; j < w; j++) row[j] = F32(region, i, left + j);
+            }
+            double spread = square - sum * sum / n;
+            *(float *)(norms.data + k * norms.row_step) = (float)sqrt(spread > 1e-9 ? spread : 1e-9);
+        }
+done:
+    free(running);
+    if (got >= 1) PyBuffer_Release(&region.view);
+    if (got >= 2) PyBuffer_Release(&windows.view);
+    if (got >= 3) PyBuffer_Release(&norms.view);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"thin", thin, METH_VARARGS, "thin(g, threshold, out, transposed)"},
     {"coverage", coverage, METH_VARARGS, "coverage(thin_rows, out)"},
@@ -831,6 +894,7 @@ static PyMethodDef methods[] = {
     {"quantiles_u8", quantiles_u8, METH_VARARGS, "quantiles_u8(grey, low, high) -> (low-th, high-th)"},
     {"index_pair", index_pair, METH_VARARGS, "index_pair(glyphs, blank, rows, rank, left, right, reach) -> strength"},
     {"normalise", normalise, METH_VARARGS, "normalise(card, field, typical, out)"},
+    {"window_rows", window_rows, METH_VARARGS, "window_rows(region, h, w, step, windows, norms)"},
     {"channel_ranks", channel_ranks, METH_VARARGS, "channel_ranks(pixels, rank, out)"},
     {"ink_distances2", ink_distances2, METH_VARARGS,
      "ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinant, out)"},

@@ -66,7 +66,7 @@ from threadpoolctl import threadpool_limits
 from ..cards import Card, Colour
 from .ink import InkModel, Measurement, Strokes, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
-from .read_kernels import index_pair
+from .read_kernels import index_pair, window_rows
 from .seams import seam_strength
 
 DEFAULT_PX_PER_MM = 2.0
@@ -286,13 +286,6 @@ def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
     return offset_mm[0] * across + offset_mm[1] * down
 
 
-def _window_sums(table: np.ndarray, h: int, w: int, step: int) -> np.ndarray:
-    """The sums over every ``h`` × ``w`` window (top-left corners every ``step`` pixels,
-    rows first) of the image whose summed-area table (``cv2.integral``) is ``table``."""
-    return (table[h::step, w::step] - table[:-h:step, w::step] - table[h::step, :-w:step]
-            + table[:-h:step, :-w:step]).ravel()
-
-
 def _stands_for(again: CardReading, first: CardReading) -> bool:
     """Whether a second look's reading stands for the first one: a card where the first was
     none, or the same kind of reading with its numeral matched better."""
@@ -365,18 +358,8 @@ class CardReader:
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
             region = cv2.GaussianBlur(region, (0, 0), self.blur)
         h, w = y1 - y0, x1 - x0
-        n = h * w
-        # each window's spread from summed-area tables: a pass over the region, not over every window
-        sums, squares = (_window_sums(table, h, w, step) for table in cv2.integral2(region, sdepth=cv2.CV_64F,
-                                                                                    sqdepth=cv2.CV_64F))
-        norms = np.sqrt(np.maximum(squares - sums * sums / n, 1e-9)).astype(np.float32)
-        down, across = (region.shape[0] - h) // step + 1, (region.shape[1] - w) // step + 1
-        # every window as a row of one matrix: a strided view (what sliding_window_view
-        # gives, without its checks), copied once by the reshape
-        row_stride, column_stride = region.strides
-        windows = np.lib.stride_tricks.as_strided(
-            region, (down, across, h, w), (step * row_stride, step * column_stride, row_stride, column_stride),
-            writeable=False).reshape(-1, n)
+        windows, norms = window_rows(region, h, w, step)
+        across = (region.shape[1] - w) // step + 1
         scores = (windows @ self._templates) / norms[:, None]
         best = scores.argmax(axis=0)
         offsets = np.empty((len(best), 2))

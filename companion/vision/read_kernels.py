@@ -33,6 +33,20 @@ def normalised(card: np.ndarray, field: np.ndarray, typical: np.ndarray) -> np.n
     return out
 
 
+def window_rows(region: np.ndarray, h: int, w: int, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``h`` × ``w`` window of ``region`` (float32; top-left corners every ``step``
+    pixels, rows first) as a row of one matrix (windows × h·w, float32), and each window's
+    spread: the root of its summed squared deviations from its mean (float32, at least
+    about 3e-5)."""
+    down, across = (region.shape[0] - h) // step + 1, (region.shape[1] - w) // step + 1
+    if _kernels is None:
+        return _numpy_window_rows(region, h, w, step, down, across)
+    windows = np.empty((down * across, h * w), np.float32)
+    norms = np.empty(down * across, np.float32)
+    _kernels.window_rows(region, h, w, step, windows, norms)
+    return windows, norms
+
+
 def channel_ranks(pixels: np.ndarray, rank: int) -> np.ndarray:
     """Per channel of ``pixels`` (N × channels, float32) the ``rank``-th smallest value
     (``np.partition(pixels, rank, axis=0)[rank]``)."""
@@ -128,6 +142,26 @@ def _numpy_normalised(card, field, typical) -> np.ndarray:
     return cv2.divide(cv2.add(cv2.subtract(card, field, dtype=cv2.CV_32F), divisor), divisor)
 
 
+def _numpy_window_rows(region, h, w, step, down, across) -> tuple[np.ndarray, np.ndarray]:
+    # each window's spread from summed-area tables: a pass over the region, not over every window
+    sums, squares = (_window_sums(table, h, w, step) for table in cv2.integral2(region, sdepth=cv2.CV_64F,
+                                                                                sqdepth=cv2.CV_64F))
+    norms = np.sqrt(np.maximum(squares - sums * sums / (h * w), 1e-9)).astype(np.float32)
+    # a strided view (what sliding_window_view gives, without its checks), copied once by the reshape
+    row_stride, column_stride = region.strides
+    windows = np.lib.stride_tricks.as_strided(
+        region, (down, across, h, w), (step * row_stride, step * column_stride, row_stride, column_stride),
+        writeable=False).reshape(-1, h * w)
+    return windows, norms
+
+
+def _window_sums(table: np.ndarray, h: int, w: int, step: int) -> np.ndarray:
+    """The sums over every ``h`` × ``w`` window (top-left corners every ``step`` pixels,
+    rows first) of the image whose summed-area table (``cv2.integral``) is ``table``."""
+    return (table[h::step, w::step] - table[:-h:step, w::step] - table[h::step, :-w:step]
+            + table[:-h:step, :-w:step]).ravel()
+
+
 def _numpy_strongest(pixels: np.ndarray, quantile: float, share_of: float) -> tuple[np.ndarray, float, int]:
     offset = cv2.subtract(pixels.reshape(-1, 1, 3), (1.0, 1.0, 1.0, 0.0))
     distance = cv2.transform(cv2.multiply(offset, offset), _ONES).ravel()
@@ -200,4 +234,4 @@ def _numpy_ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinan
 
 
 __all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "quantiles_u8",
-           "ring_paper_and_near_sum", "strongest", "weakest_edge"]
+           "ring_paper_and_near_sum", "strongest", "weakest_edge", "window_rows"]
