@@ -158,6 +158,21 @@ def test_the_numeral_windows_and_their_spreads_are_the_numpy_ones(seed, step, mo
         np.float32(np.sqrt(1e-9))] * (2 // step + 1) ** 2
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_cards_glyph_map_is_the_numpy_one(seed, monkeypatch):
+    """The whole card and a crop of it projected onto the numeral's colour direction,
+    alike to a float32 rounding (OpenCV's transform adds the channels in its own order)."""
+    card, _ = normalised_card(seed)
+    weights = np.float32([-0.5, -0.3, 0.1]) * (seed + 1)
+    compiled = [read_kernels.projected(card, weights, 0, 0, 91, 59), read_kernels.projected(card, weights, 20, 5, 49, 49)]
+    monkeypatch.setattr(read_kernels, "_kernels", None)
+    for got, (top, left, height, width) in zip(compiled, [(0, 0, 91, 59), (20, 5, 49, 49)]):
+        expected = read_kernels.projected(card, weights, top, left, height, width)
+        assert got.shape == expected.shape == (height, width)
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+    assert compiled[0][32:60, 20:25].mean() > 0.2 > abs(float(compiled[0][:20].mean()))  # strokes, paper
+
+
 def test_wrong_shapes_are_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="3 pixels"):
         read_kernels._kernels.strongest(np.ones((5, 2), np.float32), 0.9, 0.3, np.empty(3, np.float32))
@@ -177,6 +192,8 @@ def test_wrong_shapes_are_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="wrong shape"):
         read_kernels._kernels.window_rows(np.ones((5, 5), np.float32), 3, 3, 1, np.empty((8, 9), np.float32),
                                           np.empty(8, np.float32))
+    with pytest.raises(ValueError, match="does not lie on the image"):
+        read_kernels.projected(np.ones((9, 9, 3), np.float32), np.ones(3, np.float32), 5, 0, 5, 9)
     with pytest.raises(ValueError, match="wrong shape"):  # a window larger than the region
         read_kernels._kernels.window_rows(np.ones((5, 5), np.float32), 6, 3, 1, np.empty((0, 18), np.float32),
                                           np.empty(0, np.float32))

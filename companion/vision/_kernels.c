@@ -880,6 +880,41 @@ done:
     Py_RETURN_NONE;
 }
 
+/* glyphs(image, weights, top, left, out): out[i, j] = sum over c of (image[top + i, left + j, c]
+ * - 1) * weights[c] (float32; out's shape is the crop's): each pixel of a normalised card
+ * projected onto the background-to-numeral colour direction. */
+static PyObject *glyphs(PyObject *self, PyObject *args) {
+    PyObject *image_object, *weights_object, *out_object;
+    Py_ssize_t top, left;
+    if (!PyArg_ParseTuple(args, "OOnnO", &image_object, &weights_object, &top, &left, &out_object)) return NULL;
+    Image image;
+    Array weights, out;
+    int got = 0;
+    if (get_image(image_object, &image, "f", 0)) got++;
+    if (got == 1 && get_array(weights_object, &weights, "f", 1, 0)) got++;
+    if (got == 2 && get_array(out_object, &out, "f", 2, 1)) got++;
+    if (got < 3) goto done;
+    if (image.channels != 3 || weights.rows != 3 || top < 0 || left < 0 || top + out.rows > image.rows
+        || left + out.cols > image.cols) {
+        PyErr_SetString(PyExc_ValueError, "the crop does not lie on the image, or weights of the wrong length");
+        goto done;
+    }
+    float w0 = *(float *)weights.data, w1 = *(float *)(weights.data + weights.row_step),
+          w2 = *(float *)(weights.data + 2 * weights.row_step);
+    for (Py_ssize_t i = 0; i < out.rows; i++)
+        for (Py_ssize_t j = 0; j < out.cols; j++) {
+            float b = PIXEL(image, top + i, left + j, 0) - 1.0f, g = PIXEL(image, top + i, left + j, 1) - 1.0f,
+                  r = PIXEL(image, top + i, left + j, 2) - 1.0f;
+            F32(out, i, j) = b * w0 + g * w1 + r * w2;
+        }
+done:
+    if (got >= 1) PyBuffer_Release(&image.view);
+    if (got >= 2) PyBuffer_Release(&weights.view);
+    if (got >= 3) PyBuffer_Release(&out.view);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"thin", thin, METH_VARARGS, "thin(g, threshold, out, transposed)"},
     {"coverage", coverage, METH_VARARGS, "coverage(thin_rows, out)"},
@@ -895,6 +930,7 @@ static PyMethodDef methods[] = {
     {"index_pair", index_pair, METH_VARARGS, "index_pair(glyphs, blank, rows, rank, left, right, reach) -> strength"},
     {"normalise", normalise, METH_VARARGS, "normalise(card, field, typical, out)"},
     {"window_rows", window_rows, METH_VARARGS, "window_rows(region, h, w, step, windows, norms)"},
+    {"glyphs", glyphs, METH_VARARGS, "glyphs(image, weights, top, left, out)"},
     {"channel_ranks", channel_ranks, METH_VARARGS, "channel_ranks(pixels, rank, out)"},
     {"ink_distances2", ink_distances2, METH_VARARGS,
      "ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinant, out)"},

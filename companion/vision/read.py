@@ -66,7 +66,7 @@ from threadpoolctl import threadpool_limits
 from ..cards import Card, Colour
 from .ink import InkModel, Measurement, Strokes, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
-from .read_kernels import index_pair, window_rows
+from .read_kernels import index_pair, projected, window_rows
 from .seams import seam_strength
 
 DEFAULT_PX_PER_MM = 2.0
@@ -177,16 +177,13 @@ def rectify(frame: np.ndarray, corners, px_per_mm: float = DEFAULT_PX_PER_MM) ->
 
 def glyph_map(measurement: Measurement, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """float32 map of the numerals: 0 on the background, 1 on the numerals (``box``: a crop)."""
-    image = measurement.normalised
-    if box is not None:
-        x0, y0, x1, y1 = box
-        image = image[y0:y1, x0:x1]
+    height, width = measurement.normalised.shape[:2]
+    x0, y0, x1, y1 = (0, 0, width, height) if box is None else box
     direction = (measurement.foreground - 1.0).astype(np.float32)
     norm2 = float(direction @ direction)
     if norm2 < 1e-6:
-        return np.zeros(image.shape[:2], np.float32)
-    weights = (direction / norm2).reshape(1, 3)
-    return cv2.transform(image - np.float32(1.0), weights)
+        return np.zeros((y1 - y0, x1 - x0), np.float32)
+    return projected(measurement.normalised, direction / np.float32(norm2), y0, x0, y1 - y0, x1 - x0)
 
 
 def blank_face(face_print: np.ndarray, margin_px: int) -> np.ndarray:

@@ -33,6 +33,19 @@ def normalised(card: np.ndarray, field: np.ndarray, typical: np.ndarray) -> np.n
     return out
 
 
+def projected(image: np.ndarray, weights: np.ndarray, top: int, left: int, height: int, width: int) -> np.ndarray:
+    """Of the ``height`` × ``width`` crop at (``top``, ``left``) of a normalised card
+    (float32 BGR, background 1), each pixel's offset from the background times
+    ``weights`` (float32, 3), summed over the channels (float32)."""
+    weights = np.asarray(weights, np.float32)
+    if _kernels is None:
+        crop = image[top:top + height, left:left + width]
+        return cv2.transform(crop - np.float32(1.0), weights.reshape(1, 3))
+    out = np.empty((height, width), np.float32)
+    _kernels.glyphs(image, weights, top, left, out)
+    return out
+
+
 def window_rows(region: np.ndarray, h: int, w: int, step: int) -> tuple[np.ndarray, np.ndarray]:
     """Every ``h`` × ``w`` window of ``region`` (float32; top-left corners every ``step``
     pixels, rows first) as a row of one matrix (windows × h·w, float32), and each window's
@@ -234,4 +247,4 @@ def _numpy_ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinan
 
 
 __all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "quantiles_u8",
-           "ring_paper_and_near_sum", "strongest", "weakest_edge", "window_rows"]
+           "ring_paper_and_near_sum", "projected", "strongest", "weakest_edge", "window_rows"]
