@@ -266,8 +266,9 @@ def _ink_fields(foreground: np.ndarray, typical: np.ndarray, inverse: bool) -> t
             np.array((paper_r >= _CLIPPED, paper_g >= _CLIPPED, paper_b >= _CLIPPED)))
 
 
-_OPPONENT = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[np.sqrt(2)], [np.sqrt(6)]])
 _SQRT2, _SQRT3, _SQRT6 = math.sqrt(2.0), math.sqrt(3.0), math.sqrt(6.0)
+# the opponent components of :func:`_chromaticity` as a matrix, for many points at once
+_OPPONENT = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[_SQRT2], [_SQRT6]])
 
 
 def chromaticity(absorption: np.ndarray) -> np.ndarray:
@@ -415,7 +416,7 @@ class InkModel:
         ratios = np.repeat((1.0 - measurement.absorption)[None, :], len(factors), axis=0)
         ratios[:, clipped] = ratios[:, clipped] / factors
         absorption = 1.0 - ratios
-        grey = np.maximum(absorption.sum(axis=1) / np.sqrt(3), 1e-3)
+        grey = np.maximum(absorption.sum(axis=1) / _SQRT3, 1e-3)
         return (absorption @ _OPPONENT.T) / grey[:, None], penalty, factors
 
 
