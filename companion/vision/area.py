@@ -421,7 +421,7 @@ def _crossings(lines: np.ndarray, box: np.ndarray) -> np.ndarray | None:
             return None
         t = ((x2 - x1) * vy2 - (y2 - y1) * vx2) / denominator
         x, y = x1 + t * vx1, y1 + t * vy1
-        if max(abs(x - detected[k][0]), abs(y - detected[k][1])) > 3.0:
+        if not (abs(x - detected[k][0]) <= 3.0 and abs(y - detected[k][1]) <= 3.0):  # NaN fails too
             return None
         corners.append((x, y))
     return np.array(corners)
