@@ -39,6 +39,14 @@ static int get_array(PyObject *object, Array *array, const char *format, int ndi
     return 1;
 }
 
+/* Releases the first `got` of the buffers a function acquired, in the order it acquired
+ * them (each function counts in `got` how many it holds, so an early failure releases
+ * only those). */
+static void release_buffers(int got, Py_buffer *const *views) {
+    for (int i = 0; i < got; i++) PyBuffer_Release(views[i]);
+}
+#define RELEASE(got, ...) release_buffers((got), (Py_buffer *const[]){__VA_ARGS__})
+
 #define F32(a, i, j) (*(float *)((a).data + (i) * (a).row_step + (j) * (a).col_step))
 #define F64(a, i) (*(double *)((a).data + (i) * (a).row_step))
 #define I64(a, i) (*(long long *)((a).data + (i) * (a).row_step))
@@ -264,11 +272,7 @@ done:
     free(c);
     free(w);
     free(bins);
-    if (got >= 1) PyBuffer_Release(&t.view);
-    if (got >= 2) PyBuffer_Release(&low.view);
-    if (got >= 3) PyBuffer_Release(&high.view);
-    if (got >= 4) PyBuffer_Release(&turns.view);
-    if (got >= 5) PyBuffer_Release(&sharpness.view);
+    RELEASE(got, &t.view, &low.view, &high.view, &turns.view, &sharpness.view);
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
 }
@@ -309,10 +313,7 @@ static PyObject *side_positions(PyObject *self, PyObject *args) {
             }
         }
     }
-    if (got >= 1) PyBuffer_Release(&t.view);
-    if (got >= 2) PyBuffer_Release(&m.view);
-    if (got >= 3) PyBuffer_Release(&rows_out.view);
-    if (got >= 4) PyBuffer_Release(&positions_out.view);
+    RELEASE(got, &t.view, &m.view, &rows_out.view, &positions_out.view);
     if (PyErr_Occurred()) return NULL;
     return PyLong_FromSsize_t(n);
 }
@@ -521,11 +522,7 @@ static PyObject *ring_and_near(PyObject *self, PyObject *args) {
     }
 done:
     free(values);
-    if (got >= 1) PyBuffer_Release(&image.view);
-    if (got >= 2) PyBuffer_Release(&near.view);
-    if (got >= 3) PyBuffer_Release(&ring.view);
-    if (got >= 4) PyBuffer_Release(&paper.view);
-    if (got >= 5) PyBuffer_Release(&sum.view);
+    RELEASE(got, &image.view, &near.view, &ring.view, &paper.view, &sum.view);
     if (PyErr_Occurred()) return NULL;
     return Py_BuildValue("nn", ring_count, near_count);
 }
@@ -690,9 +687,7 @@ done:
     free(values);
     free(profiles);
     free(sorted);
-    if (got >= 1) PyBuffer_Release(&g.view);
-    if (got >= 2) PyBuffer_Release(&blank.view);
-    if (got >= 3) PyBuffer_Release(&rows.view);
+    RELEASE(got, &g.view, &blank.view, &rows.view);
     if (PyErr_Occurred()) return NULL;
     return PyFloat_FromDouble(strength);
 }
@@ -729,10 +724,7 @@ static PyObject *normalise(PyObject *self, PyObject *args) {
                 PIXEL(out, i, j, c) = value / divisor;
             }
 done:
-    if (got >= 1) PyBuffer_Release(&card.view);
-    if (got >= 2) PyBuffer_Release(&field.view);
-    if (got >= 3) PyBuffer_Release(&typical.view);
-    if (got >= 4) PyBuffer_Release(&out.view);
+    RELEASE(got, &card.view, &field.view, &typical.view, &out.view);
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
 }
@@ -807,12 +799,7 @@ static PyObject *ink_distances2(PyObject *self, PyObject *args) {
         }
     }
 done:
-    if (got >= 1) PyBuffer_Release(&points.view);
-    if (got >= 2) PyBuffer_Release(&polar.view);
-    if (got >= 3) PyBuffer_Release(&var_hue.view);
-    if (got >= 4) PyBuffer_Release(&var_sat.view);
-    if (got >= 5) PyBuffer_Release(&det.view);
-    if (got >= 6) PyBuffer_Release(&out.view);
+    RELEASE(got, &points.view, &polar.view, &var_hue.view, &var_sat.view, &det.view, &out.view);
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
 }
@@ -873,9 +860,7 @@ static PyObject *window_rows(PyObject *self, PyObject *args) {
         }
 done:
     free(running);
-    if (got >= 1) PyBuffer_Release(&region.view);
-    if (got >= 2) PyBuffer_Release(&windows.view);
-    if (got >= 3) PyBuffer_Release(&norms.view);
+    RELEASE(got, &region.view, &windows.view, &norms.view);
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
 }
@@ -908,9 +893,7 @@ static PyObject *glyphs(PyObject *self, PyObject *args) {
             F32(out, i, j) = b * w0 + g * w1 + r * w2;
         }
 done:
-    if (got >= 1) PyBuffer_Release(&image.view);
-    if (got >= 2) PyBuffer_Release(&weights.view);
-    if (got >= 3) PyBuffer_Release(&out.view);
+    RELEASE(got, &image.view, &weights.view, &out.view);
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
 }
