@@ -234,7 +234,12 @@ def under_glare_evened(glyphs: np.ndarray, measurement: Measurement, px_per_mm: 
     """The glyph map of a card with glare (``GLARE_SHARE`` of it saturated) evened
     (:func:`evened_strokes`): where a glare spot saturates the paper, the strokes under it
     lose most of their contrast, those beside it none. Without glare, as it is."""
-    return glyphs if measurement.glare < GLARE_SHARE else evened_strokes(glyphs, px_per_mm)
+    return evened_strokes(glyphs, px_per_mm) if shows_glare(measurement) else glyphs
+
+
+def shows_glare(measurement: Measurement) -> bool:
+    """Whether ``GLARE_SHARE`` of the card saturates in every channel: its strokes are evened to be matched."""
+    return measurement.glare >= GLARE_SHARE
 
 
 def evened_strokes(glyphs: np.ndarray, px_per_mm: float) -> np.ndarray:
@@ -349,7 +354,7 @@ class CardReader:
         s = self.search if search is None else min(search, x0, y0)
         region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
         if evened is None:
-            evened = measurement.glare >= GLARE_SHARE
+            evened = shows_glare(measurement)
         if evened:
             region = evened_strokes(region, self.match_scale)
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
@@ -398,7 +403,8 @@ class CardReader:
             paper = None  # its paper is the numerals: the fill's colour is measured against them
         ordered = upright_corners(corners)
         card, m = self._measured(frame, ordered)
-        scores, offsets = self.number_scores(m)
+        evened = shows_glare(m)
+        scores, offsets = self.number_scores(m, evened=evened)
         reading = self._read(m, ordered, scores, offsets, paper=paper, card_only=card_only)
         # unsure or poorly matched, and not evened for glare: the strokes may show unevenly
         # (a sheen of glare over part of the numeral, short of ``GLARE_SHARE``; a light
@@ -406,7 +412,6 @@ class CardReader:
         # over its typical level is taken off as glare; a smeared thin stroke). Evened
         # they match as they should; every card evened loses faint ink to the paper's
         # grain it lifts (a cream G5 0.71 -> 0.30), hence only here, and the better reading stands
-        evened = m.glare >= GLARE_SHARE
         if not evened and self._worth_another_look(reading, m):
             even_scores, even_offsets = self.number_scores(m, evened=True)
             if self._could_stand(even_scores, reading, card_only):
