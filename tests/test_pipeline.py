@@ -624,7 +624,7 @@ def test_a_one_or_eleven_with_a_faint_edge_down_its_face_is_not_trusted(code, se
                                                     ("G11", 0.03, True), ("G5", 0.15, False)])
 def test_a_one_or_eleven_with_corner_indices_in_its_middle_is_not_trusted(code, index_ink, trusted):
     """Strips of a fanned row showing a 1, or two of them passing for an 11, show faint
-    corner indices in the middle of the face (``read.index_ink``); a 1 or 11 read whole
+    corner indices in the middle of the face (``glyphs.index_ink``); a 1 or 11 read whole
     shows almost none, so for these the limit is stricter."""
     from companion.cards import card
     from companion.vision.read import CardReading

@@ -311,7 +311,7 @@ def test_a_thin_strokes_ink_keeps_its_colour_when_the_jpeg_spreads_it():
 def _index_bands(marks: list[tuple[int, int]]) -> float:
     """The index ink of a blank 59 × 91 face (numeral box from row 15) with small ink
     marks (4 × 6 pixels) at the given (column, row) places."""
-    from companion.vision.read import blank_face, index_ink
+    from companion.vision.glyphs import blank_face, index_ink
 
     blank = blank_face(np.zeros((91, 59), np.uint8), 3)
     glyphs = np.zeros((91, 59), np.float32)

@@ -47,7 +47,8 @@ from ..cards import COLOURS, Card, Colour
 from . import numerals, straighten
 from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
-from .read import CardReader, card_for_matching, glyph_map, under_glare_evened, upright_corners
+from .glyphs import glyph_map, under_glare_evened
+from .read import CardReader, card_for_matching, upright_corners
 from .single import locate
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")

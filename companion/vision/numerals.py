@@ -1,7 +1,7 @@
 """Learning a deck's numerals from glyph maps of single cards (for :mod:`companion.vision.calibrate`).
 
 Each picture is a rectified card's glyph map (0 paper, 1 ink, see
-:func:`companion.vision.read.glyph_map`) and the card it shows; the functions here work
+:func:`companion.vision.glyphs.glyph_map`) and the card it shows; the functions here work
 on objects with ``card``, ``name``, ``glyph``, ``poor``, ``turned`` and ``turn_evidence``. In
 order: :func:`normalise` centres each card's digits (undoing small errors of the
 outline found), :func:`learn_box` finds the numeral box all numbers fit in,
@@ -19,7 +19,7 @@ import numpy as np
 from .digits import font_likeness, ncc
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Layout
 from .ink import Strokes, ink_on
-from .read import STRAY_INK, glyph_map
+from .glyphs import STRAY_INK, glyph_map
 
 _BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
 

@@ -47,7 +47,7 @@ decides:
    ``TRUSTED_MATCH``, or a face showing ink where the deck prints nothing (more than the
    profile's ``max_stray_ink``: the outline spans two cards of a fanned row, or a hand
    lies on the card), or another card's edge running down the face (``seams.py``) or a
-   pair of corner indices in its middle (``read.index_ink``), is reported unknown;
+   pair of corner indices in its middle (``glyphs.index_ink``), is reported unknown;
 4. an outline read as no card though it shows a deck's ink, where no card settled its
    place, may lie a centimetre off its card (a numeral as wide as the card is cut off
    there): the numeral is looked for that far around, and where it is found the outline
@@ -103,7 +103,7 @@ ELEVEN_STRAY_SHARE = 0.7
 # row of seed 7, 0.19).
 MAX_SEAM, ONES_MAX_SEAM = 0.2, 0.14
 # A pair of corner indices in the middle of the face, one above the numeral and one
-# below, belong to a strip of a fanned row (``read.index_ink``): above this a reading is
+# below, belong to a strip of a fanned row (``glyphs.index_ink``): above this a reading is
 # not trusted. Cards read right showed at most 0.09 (16,000 readings: the first 1,000
 # scenes of seeds 2026 and 7); on 1,000 scenes of seed 7 this took 5 of 14 wrong
 # readings and none of the right ones.

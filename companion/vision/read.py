@@ -33,7 +33,7 @@ The finder gives the four corners of a fully visible card. The reader
    underline of 6 and 9 is part of the templates, so an upside-down 9 is no 6.
    Correlation wants every stroke as strong as the template's: on a card with glare,
    and on one matched poorly, each stroke is also scaled by the strongest ink around
-   it (:func:`evened_strokes`), and the better match stands;
+   it (:func:`~companion.vision.glyphs.evened_strokes`), and the better match stands;
 6. takes the ink's colour again from the matched numeral's own strokes (step 3's
    strongest colour may be the table under an outline reaching over the card's edge,
    or a hand) and tells the colour from it;
@@ -66,7 +66,8 @@ from threadpoolctl import threadpool_limits
 from ..cards import Card, Colour
 from .ink import InkModel, Measurement, Strokes, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
-from .read_kernels import index_pair, projected, window_rows
+from .glyphs import blank_face, evened_strokes, glyph_map, index_ink, shows_glare, soft_glyph_map, stray_ink
+from .read_kernels import window_rows
 from .seams import seam_strength
 
 DEFAULT_PX_PER_MM = 2.0
@@ -75,15 +76,6 @@ WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off â€
 # stroke of a wider one lying a few millimetres off its place, and is sure of it
 RECHECK_MATCH = 0.9
 STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline slightly off: not stray
-STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
-INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
-INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip turned a little
-# A glare spot saturates the paper under it: the ink there, darker, still shows, but with
-# a fraction of its contrast, so a numeral half under the spot matched its template
-# poorly (a 16 whose 6 lay in the glare, 0.66, beside a 15 at 0.65). On a card with at
-# least this share of its face saturated in every channel, each stroke is scaled by the
-# strongest ink within this window (at least the floor: paper's grain stays small).
-GLARE_SHARE, GLARE_WINDOW_MM, GLARE_FLOOR = 0.05, 9.0, 0.3
 # A numeral matched this well lies on its strokes: its ink is what they take from the
 # paper around them (``ink.ink_on``). Matched worse, the template may lie on anything,
 # and the strongest pixels under it tell its colour as they always did: the reader's
@@ -170,84 +162,6 @@ def rectify(frame: np.ndarray, corners, px_per_mm: float = DEFAULT_PX_PER_MM) ->
     as upright as it lies in the frame: upright, or upside down if it lies that way.
     """
     return warp_card(frame, face_corners(corners), px_per_mm)
-
-
-# --- numerals on the face ------------------------------------------------------------
-
-
-def glyph_map(measurement: Measurement, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
-    """float32 map of the numerals: 0 on the background, 1 on the numerals (``box``: a crop)."""
-    height, width = measurement.normalised.shape[:2]
-    x0, y0, x1, y1 = (0, 0, width, height) if box is None else box
-    direction = (measurement.foreground - 1.0).astype(np.float32)
-    norm2 = float(direction @ direction)
-    if norm2 < 1e-6:
-        return np.zeros((y1 - y0, x1 - x0), np.float32)
-    return projected(measurement.normalised, direction / np.float32(norm2), y0, x0, y1 - y0, x1 - x0)
-
-
-def blank_face(face_print: np.ndarray, margin_px: int) -> np.ndarray:
-    """Where a card of this deck shows bare paper either way up (bool, matching scale),
-    leaving out the outer ``margin_px``."""
-    blank = (face_print < 128) & (face_print[::-1, ::-1] < 128)
-    edge = np.zeros_like(blank)
-    edge[margin_px:blank.shape[0] - margin_px, margin_px:blank.shape[1] - margin_px] = True
-    return blank & edge
-
-
-def soft_glyph_map(measurement: Measurement, blur: float) -> np.ndarray:
-    """The whole card's glyph map, blurred as the numerals are for matching."""
-    glyphs = glyph_map(measurement)
-    return cv2.GaussianBlur(glyphs, (0, 0), blur) if blur > 0 else glyphs
-
-
-def stray_ink(glyphs: np.ndarray, blank: np.ndarray) -> float:
-    """The share of ``blank`` (see :func:`blank_face`) that shows ink on this card
-    (``glyphs``: its :func:`soft_glyph_map`). A whole card of the deck shows none there;
-    an outline across a fanned row shows the next card's corner index or a piece of its
-    numeral, and a hand or another card lying on the card shows up too."""
-    if not blank.any():
-        return 0.0
-    return float(np.count_nonzero((glyphs > STRAY_INK) & blank)) / float(np.count_nonzero(blank))
-
-
-def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
-    """How strongly the bands above and below the numeral (``band_end`` rows from either
-    end) show ink in their middle, in the same columns in both.
-
-    A card shows its corner indices at its corners only; each strip of a fanned row
-    shows its indices at its own left corners, one above the other, so an outline
-    across two strips shows a pair of them in the middle. A card turned in its outline
-    (a pile, a hand) shows an index off its corner in one band, not a pair. Per column
-    the 80th percentile of the glyph map over the band's blank rows above the band's
-    median column (the grain of a pale paper, a blurred picture), allowed to lie a
-    little apart (``INDEX_PAIR_PX``); of the columns the best pair's weaker index."""
-    width = blank.shape[1]
-    left, right = round(INDEX_BAND_MIDDLE[0] * width), round(INDEX_BAND_MIDDLE[1] * width)
-    rows = np.flatnonzero(blank[:band_end, left:right].any(axis=1))
-    if not len(rows):
-        return 0.0
-    return index_pair(glyphs, blank.view(np.uint8), rows, round(0.8 * (len(rows) - 1)), left, right, INDEX_PAIR_PX)
-
-
-def under_glare_evened(glyphs: np.ndarray, measurement: Measurement, px_per_mm: float) -> np.ndarray:
-    """The glyph map of a card with glare (``GLARE_SHARE`` of it saturated) evened
-    (:func:`evened_strokes`): where a glare spot saturates the paper, the strokes under it
-    lose most of their contrast, those beside it none. Without glare, as it is."""
-    return evened_strokes(glyphs, px_per_mm) if shows_glare(measurement) else glyphs
-
-
-def shows_glare(measurement: Measurement) -> bool:
-    """Whether ``GLARE_SHARE`` of the card saturates in every channel: its strokes are evened to be matched."""
-    return measurement.glare >= GLARE_SHARE
-
-
-def evened_strokes(glyphs: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """The glyph map with each stroke scaled to about 1 by the strongest ink around it
-    (``GLARE_WINDOW_MM``; at least ``GLARE_FLOOR``)."""
-    size = max(3, round(GLARE_WINDOW_MM * px_per_mm) | 1)
-    level = cv2.blur(cv2.dilate(glyphs, np.ones((size, size), np.uint8)), (size, size))
-    return glyphs / np.maximum(level, np.float32(GLARE_FLOOR))
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -349,7 +263,7 @@ class CardReader:
         len(numbers)), and where it was found: (x, y) pixels from the numeral's place,
         shape (2, len(numbers), 2). ``pad``: the measured card has this many pixels of its
         surroundings on every side. ``evened``: the strokes evened first
-        (:func:`evened_strokes`); by default where the card shows glare."""
+        (:func:`~.glyphs.evened_strokes`); by default where the card shows glare."""
         x0, y0, x1, y1 = (v + pad for v in self.box)
         s = self.search if search is None else min(search, x0, y0)
         region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
@@ -407,7 +321,7 @@ class CardReader:
         scores, offsets = self.number_scores(m, evened=evened)
         reading = self._read(m, ordered, scores, offsets, paper=paper, card_only=card_only)
         # unsure or poorly matched, and not evened for glare: the strokes may show unevenly
-        # (a sheen of glare over part of the numeral, short of ``GLARE_SHARE``; a light
+        # (a sheen of glare over part of the numeral, short of ``glyphs.GLARE_SHARE``; a light
         # gradient across an inverse card, whose brighter part the background's excess
         # over its typical level is taken off as glare; a smeared thin stroke). Evened
         # they match as they should; every card evened loses faint ink to the paper's
@@ -530,5 +444,4 @@ class CardReader:
         return [self.read_card(frame, corners) for corners in cards]
 
 
-__all__ = ["CardReader", "CardReading", "card_for_matching", "face_corners", "glyph_map", "rectify",
-           "evened_strokes", "under_glare_evened", "upright_corners", "warp_card"]
+__all__ = ["CardReader", "CardReading", "card_for_matching", "face_corners", "rectify", "upright_corners", "warp_card"]

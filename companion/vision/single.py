@@ -37,7 +37,8 @@ from .find import find_cards
 from .markers import MARKER_SIZE_MM, corner_positions_mm
 from .profile import CARD_MM, Layout
 from .ink import measure
-from .read import card_for_matching, glyph_map, upright_corners
+from .glyphs import glyph_map
+from .read import card_for_matching, upright_corners
 from .single_search import SEARCH_FILTERS, peak_shift, searched_outlines
 
 MIN_CARDNESS = 0.6  # likeness of an outline's middle to the expected number, below which it is no card
