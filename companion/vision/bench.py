@@ -116,10 +116,16 @@ def one_core(pin: bool = True) -> None:
 
 def rendered_scenes(n: int, seed: int, cache: Path) -> list[tuple[Path, dict]]:
     """``scene_cache`` with a progress bar on stderr while scenes are rendered."""
+    return with_rendering_bar(lambda report: scene_cache(n, seed, cache, report), n, "scene")
+
+
+def with_rendering_bar(render, total: int, unit: str):
+    """``render(report)`` (a cache filler that calls ``report(done, total)`` as it goes)
+    with a progress bar on stderr while it renders."""
     from tqdm import tqdm
 
-    with tqdm(total=n, unit="scene", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
-        return scene_cache(n, seed, cache, lambda done, total: bar.update(done - bar.n))
+    with tqdm(total=total, unit=unit, disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
+        return render(lambda done, _total: bar.update(done - bar.n))
 
 
 def calibrated_readers(scenes, cache: Path, mode: str = "detect") -> dict:

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .bench import READERS, Score, one_core, score_frame
+from .bench import READERS, Score, one_core, score_frame, with_rendering_bar
 from .evaluate_read import calibrated_profiles
 from .profile import Profile
 from .stream import StreamReader
@@ -64,8 +64,7 @@ def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
     from tqdm import tqdm
 
     one_core(pin)
-    with tqdm(total=streams, unit="stream", disable=None, file=sys.stderr, leave=False, desc="rendering") as bar:
-        rendered = stream_cache(streams, frames, seed, cache, lambda done, total: bar.update(done - bar.n))
+    rendered = with_rendering_bar(lambda report: stream_cache(streams, frames, seed, cache, report), streams, "stream")
     styles = sorted({entries[0][1]["style"] for entries in rendered})
     print(f"elfer bench stream: {streams} streams of {frames} frames of 1280x720 at 10 frames a second "
           f"(seed {seed}), from the middle of bots' games, every style, surface, light and camera angle; "
