@@ -865,10 +865,10 @@ done:
     Py_RETURN_NONE;
 }
 
-/* glyphs(image, weights, top, left, out): out[i, j] = sum over c of (image[top + i, left + j, c]
+/* projected(image, weights, top, left, out): out[i, j] = sum over c of (image[top + i, left + j, c]
  * - 1) * weights[c] (float32; out's shape is the crop's): each pixel of a normalised card
  * projected onto the background-to-numeral colour direction. */
-static PyObject *glyphs(PyObject *self, PyObject *args) {
+static PyObject *projected(PyObject *self, PyObject *args) {
     PyObject *image_object, *weights_object, *out_object;
     Py_ssize_t top, left;
     if (!PyArg_ParseTuple(args, "OOnnO", &image_object, &weights_object, &top, &left, &out_object)) return NULL;
@@ -913,7 +913,7 @@ static PyMethodDef methods[] = {
     {"index_pair", index_pair, METH_VARARGS, "index_pair(glyphs, blank, rows, rank, left, right, reach) -> strength"},
     {"normalise", normalise, METH_VARARGS, "normalise(card, field, typical, out)"},
     {"window_rows", window_rows, METH_VARARGS, "window_rows(region, h, w, step, windows, norms)"},
-    {"glyphs", glyphs, METH_VARARGS, "glyphs(image, weights, top, left, out)"},
+    {"projected", projected, METH_VARARGS, "projected(image, weights, top, left, out)"},
     {"channel_ranks", channel_ranks, METH_VARARGS, "channel_ranks(pixels, rank, out)"},
     {"ink_distances2", ink_distances2, METH_VARARGS,
      "ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinant, out)"},

@@ -42,7 +42,7 @@ def projected(image: np.ndarray, weights: np.ndarray, top: int, left: int, heigh
         crop = image[top:top + height, left:left + width]
         return cv2.transform(crop - np.float32(1.0), weights.reshape(1, 3))
     out = np.empty((height, width), np.float32)
-    _kernels.glyphs(image, weights, top, left, out)
+    _kernels.projected(image, weights, top, left, out)
     return out
 
 
