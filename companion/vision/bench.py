@@ -136,24 +136,46 @@ def calibrated_readers(scenes, cache: Path, mode: str = "detect") -> dict:
     return {style: READERS[mode](profile) for style, profile in profiles.items()}
 
 
+NEAR_SHARE = 0.3  # of a labelled card's width: a reading this near its centre is a reading of it
+
+
+@dataclass(frozen=True)
+class LabelPlace:
+    """Where a labelled card lies (image pixels): what lies within ``NEAR_SHARE`` of its
+    width from its centre belongs to it."""
+
+    centre: np.ndarray
+    width: float
+
+    def distance(self, point) -> float:
+        return float(np.linalg.norm(np.asarray(point) - self.centre))
+
+    def near(self, point) -> bool:
+        return self.distance(point) < NEAR_SHARE * self.width
+
+
+def label_places(labels: list[dict]) -> list[LabelPlace]:
+    return [LabelPlace(np.mean(np.array(label["polygon"]), axis=0),
+                       float(np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0])))) for label in labels]
+
+
 def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int]:
     """What the reading names at each labelled card (label index → the seen cards'
     codes, None for one seen but not read), and how many cards it names where no card
     lies. A seen card belongs to the most visible labelled card (at least half of it
-    showing) whose centre lies within 0.3 card widths of its own: on a pile the cards
+    showing) whose centre lies within ``NEAR_SHARE`` card widths of its own: on a pile the cards
     below lie almost exactly under the top card, and a reading of the pile is a reading
     of its top card."""
-    centres = [np.mean(np.array(label["polygon"]), axis=0) for label in labels]
-    sizes = [np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0])) for label in labels]
+    places = label_places(labels)
     named_for: dict[int, list] = {}
     false_readings = 0
     for seen in reading.cards:
         centre = np.mean(seen.polygon, axis=0)
-        near = [index for index, label in enumerate(labels)
-                if label["visible_share"] >= OPTIONAL_SHARE and np.linalg.norm(centre - centres[index]) < 0.3 * sizes[index]]
+        near = [index for index, (label, place) in enumerate(zip(labels, places))
+                if label["visible_share"] >= OPTIONAL_SHARE and place.near(centre)]
         named = None if seen.card is None else seen.card.code
         if near:
-            best = max(near, key=lambda index: (labels[index]["visible_share"], -np.linalg.norm(centre - centres[index])))
+            best = max(near, key=lambda index: (labels[index]["visible_share"], -places[index].distance(centre)))
             named_for.setdefault(best, []).append(named)
         elif named is not None:
             false_readings += 1

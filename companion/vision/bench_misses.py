@@ -22,7 +22,7 @@ from unittest import mock
 import cv2
 import numpy as np
 
-from .bench import calibrated_readers, names_by_label, one_core, outcome, rendered_scenes
+from .bench import calibrated_readers, label_places, names_by_label, one_core, outcome, rendered_scenes
 from .pipeline import TableReader
 from .read import CardReading
 
@@ -47,15 +47,13 @@ def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, 
     """The missed cards of one frame's reading, each with the outlines read around it."""
     named_for, _ = names_by_label(reading, labels)
     misses = []
-    for index, label in enumerate(labels):
+    for index, (label, place) in enumerate(zip(labels, label_places(labels))):
         names = named_for.get(index, [])
         result = outcome(label, names)
         if result in ("right", "optional"):
             continue
-        centre = np.mean(np.array(label["polygon"]), axis=0)
-        width = np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0]))
         around = [_described(card_reading) for card_reading, corners in recorded
-                  if np.linalg.norm(np.mean(corners, axis=0) - centre) < 0.3 * width]
+                  if place.near(np.mean(corners, axis=0))]
         misses.append({"card": label["card"], "visible_share": round(float(label["visible_share"]), 3),
                        "outcome": result, "named": names, "read_around": around})
     return misses

@@ -327,27 +327,24 @@ class CardReader:
         # they match as they should; every card evened loses faint ink to the paper's
         # grain it lifts (a cream G5 0.71 -> 0.30), hence only here, and the better reading stands
         if not evened and self._worth_another_look(reading, m):
-            even_scores, even_offsets = self.number_scores(m, evened=True)
-            if self._could_stand(even_scores, reading, card_only):
-                again = self._read(m, ordered, even_scores, even_offsets, paper=paper, card_only=card_only)
-                if _stands_for(again, reading):
-                    reading, evened = again, True
+            again = self._look_again(m, ordered, self.number_scores(m, evened=True), reading, paper, card_only)
+            if again is not None and _stands_for(again, reading):
+                reading, evened = again, True
         # unsure or poorly matched: the numeral may lie further off. A numeral matched well
         # at the edge of the narrow look is not looked for further: on 400 bench scenes that
         # look (in 1,293 of 3,973 readings) named no card otherwise, and moved no outline
         # closer to its card (1.258 px off on average with it, 1.267 px without), but cost
         # a tenth of a frame's time
         if self.wide_search > self.search and self._worth_another_look(reading, m):
-            wide_scores, wide_offsets = self.number_scores(m, self.wide_search, step=2, evened=evened)
-            if self._could_stand(wide_scores, reading, card_only):
-                wider = self._read(m, ordered, wide_scores, wide_offsets, paper=paper, card_only=card_only)
-                if wider.number != reading.number and wider.match < reading.match:
-                    # another number, matched worse than the first one at its place: the
-                    # coarse steps missed a peak; which number wins needs every step
-                    wider = self._read(m, ordered, *self.number_scores(m, self.wide_search, evened=evened),
-                                       paper=paper, card_only=card_only)
-                if _stands_for(wider, reading):
-                    reading = wider
+            wider = self._look_again(m, ordered, self.number_scores(m, self.wide_search, step=2, evened=evened),
+                                     reading, paper, card_only)
+            if wider is not None and wider.number != reading.number and wider.match < reading.match:
+                # another number, matched worse than the first one at its place: the
+                # coarse steps missed a peak; which number wins needs every step
+                wider = self._read(m, ordered, *self.number_scores(m, self.wide_search, evened=evened),
+                                   paper=paper, card_only=card_only)
+            if wider is not None and _stands_for(wider, reading):
+                reading = wider
         if reading.card is None:
             return reading  # the checks below tell a card read whole from pieces of two: no card, nothing to tell
         seam = seam_strength(card)
@@ -405,15 +402,23 @@ class CardReader:
         return ((reading.card is None or reading.match < RECHECK_MATCH)
                 and t["min_strength"] <= m.strength <= t["max_strength"])
 
-    def _could_stand(self, scores: np.ndarray, reading: CardReading, card_only: bool) -> bool:
-        """Whether a reading with these number scores could stand for ``reading``
-        (:func:`_stands_for`), told before its colour (most of a reading's cost) is
-        measured: a card needs its number's confidence at least (the colour's is at most 1)."""
-        could_be_card = self._number(scores)[3] >= self._t["min_confidence"]
+    def _look_again(self, m: Measurement, ordered: np.ndarray, looked: tuple[np.ndarray, np.ndarray],
+                    reading: CardReading, paper: np.ndarray | None, card_only: bool) -> CardReading | None:
+        """The reading of another look's number scores and offsets (``looked``), or None
+        where it could not stand for ``reading`` (:func:`_stands_for`), as told before its
+        colour (most of a reading's cost) is measured: a card needs its number's
+        confidence at least (the colour's is at most 1)."""
+        scores, offsets = looked
+        ranked = self._number(scores)
+        could_be_card = ranked[3] >= self._t["min_confidence"]
         matches_better = float(scores.max()) > reading.match
         if reading.card is not None:
-            return could_be_card and matches_better
-        return could_be_card if card_only else (could_be_card or matches_better)
+            could_stand = could_be_card and matches_better
+        else:
+            could_stand = could_be_card if card_only else (could_be_card or matches_better)
+        if not could_stand:
+            return None
+        return self._read(m, ordered, scores, offsets, paper=paper, card_only=card_only, ranked=ranked)
 
     def _ink_of_numeral(self, m: Measurement, first: int, turned: bool, offsets: np.ndarray,
                         pad: int = 0, on_strokes: bool = True) -> Measurement:
@@ -424,9 +429,11 @@ class CardReader:
                       self.profile.inverse, on_strokes)
 
     def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray,
-              pad: int = 0, paper: np.ndarray | None = None, card_only: bool = False) -> CardReading:
+              pad: int = 0, paper: np.ndarray | None = None, card_only: bool = False,
+              ranked: tuple[int, bool, float, float] | None = None) -> CardReading:
+        """The reading of number scores and offsets (``ranked``: their :meth:`_number`, where known)."""
         t = self._t
-        first, turned, match, number_conf = self._number(scores)
+        first, turned, match, number_conf = self._number(scores) if ranked is None else ranked
         number = self.numbers[first]
         shift = _shifted(ordered, offsets[int(turned), first] / self.match_scale)
         face = np.roll(ordered, 2, axis=0) if turned else ordered
