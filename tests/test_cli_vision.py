@@ -41,15 +41,22 @@ def test_read_summary_is_german_by_default_and_show_draws_the_picture(scene, tmp
     assert "play area found" in capsys.readouterr().out
 
 
-def test_read_reports_an_unreadable_picture_and_a_broken_profile(scene, tmp_path, capsys):
+def test_read_reports_an_unreadable_picture_and_a_broken_profile(scene, tmp_path, capfd):
     path, _ = scene
     assert main(["read", str(tmp_path / "missing.jpg")]) == 2
-    assert "missing.jpg" in capsys.readouterr().err
+    err = capfd.readouterr().err
+    assert "missing.jpg: no such file" in err and "WARN" not in err  # not OpenCV's own warning about it
+    not_a_picture = tmp_path / "notes.jpg"
+    not_a_picture.write_text("a shopping list")
+    assert main(["read", str(not_a_picture), str(path), "--json"]) == 2  # the other picture is still read
+    out, err = capfd.readouterr()
+    assert "notes.jpg: cannot read it as a picture" in err
+    assert json.loads(out)["image"] == str(path)
     broken = tmp_path / "profile"
     broken.mkdir()
     (broken / "profile.json").write_text("{")
     assert main(["read", str(path), "--profile", str(broken)]) == 2
-    assert "profile.json" in capsys.readouterr().err
+    assert "profile.json" in capfd.readouterr().err
 
 
 def test_read_a_frame_of_noise_finds_no_card(tmp_path, capsys):

@@ -54,9 +54,11 @@ def _read(args: argparse.Namespace) -> int:
         return 2
     status = 0
     for number, path in enumerate(args.images, start=1):
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        # a missing file is named as such (OpenCV would also print its own warning about it)
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
         if frame is None:
-            print(f"elfer read: cannot read {path} as a picture", file=sys.stderr)
+            problem = "cannot read it as a picture" if path.is_file() else "no such file"
+            print(f"elfer read: {path}: {problem}", file=sys.stderr)
             status = 2
             continue
         reader.reset()  # each picture on its own: no mapping or scale carried over from the one before
