@@ -140,6 +140,9 @@ def test_a_colour_without_pictures_and_a_colour_without_its_11_are_warned(tmp_pa
 def test_a_missing_or_empty_folder_is_an_error(tmp_path):
     with pytest.raises(CalibrationError, match="no such folder"):
         calibrate(tmp_path / "missing", deck_name="x")
+    (tmp_path / "R11.png").write_bytes(b"")
+    with pytest.raises(CalibrationError, match="R11.png: a file, not a folder of pictures"):
+        calibrate(tmp_path / "R11.png", deck_name="x")
     (tmp_path / "empty").mkdir()
     with pytest.raises(CalibrationError, match="no pictures"):
         calibrate(tmp_path / "empty", deck_name="x")

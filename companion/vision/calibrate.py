@@ -146,7 +146,7 @@ def load_pictures(folder: str | Path) -> dict[Card, list[tuple[str, np.ndarray]]
     """The pictures of a folder by card; unusable folders raise :class:`CalibrationError`."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise CalibrationError(f"{folder}: no such folder")
+        raise CalibrationError(f"{folder}: " + ("a file, not a folder of pictures" if folder.exists() else "no such folder"))
     files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
         raise CalibrationError(f"{folder}: no pictures (.png or .jpg) in the folder")
