@@ -32,11 +32,13 @@ def test_a_reading_of_a_pile_belongs_to_its_top_card_even_nearer_the_card_below(
 def test_misread_unknown_missing_and_false_readings_are_counted_apart():
     labels = [_label("R5", 100, 100, 1.0), _label("B7", 300, 100, 1.0), _label("G2", 500, 100, 1.0),
               _label("Y9", 700, 100, 0.7)]
-    seen = [_seen("R6", 100, 100), _seen(None, 300, 100), _seen("Y8", 700, 100), _seen("G1", 900, 400)]
+    seen = [_seen("R6", 100, 100), _seen(None, 300, 100), _seen("Y8", 700, 100), _seen("G1", 900, 400),
+            _seen(None, 900, 600)]
     score = _score(seen, labels)
     assert score.required == 3 and score.right == 0
     assert score.unknown == 2  # B7 left unknown, G2 not found
     assert score.false_readings == 1  # G1 where no card lies
+    assert score.empty_outlines == 1  # an unreadable card reported where no card lies: no misreading, but counted
     assert score.wrong == 3  # R5 misread, the partly covered Y9 misread, the false reading
     assert score.frames_right == 0
 

@@ -66,12 +66,14 @@ class Score:
     wrong: int = 0
     unknown: int = 0
     false_readings: int = 0
+    empty_outlines: int = 0  # outlines reported as a card that cannot be read where no card lies
     frames: int = 0
     frames_right: int = 0
     ms: list = field(default_factory=list)
 
     def add(self, other: "Score") -> None:
-        for name in ("required", "right", "wrong", "unknown", "false_readings", "frames", "frames_right"):
+        for name in ("required", "right", "wrong", "unknown", "false_readings", "empty_outlines", "frames",
+                     "frames_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.ms += other.ms
 
@@ -79,7 +81,8 @@ class Score:
         n = max(self.required, 1)
         return (f"{title:28} cards {self.required:6d}  right {100 * self.right / n:7.3f} %  "
                 f"wrong {100 * self.wrong / n:6.3f} %  unknown {100 * self.unknown / n:6.3f} %  "
-                f"frames right {100 * self.frames_right / max(self.frames, 1):7.3f} % of {self.frames}")
+                f"frames right {100 * self.frames_right / max(self.frames, 1):7.3f} % of {self.frames}  "
+                f"unreadable where no card lies {self.empty_outlines}")
 
 
 def scene_cache(n: int, seed: int, cache: Path, progress=None) -> list[tuple[Path, dict]]:
@@ -159,16 +162,16 @@ def label_places(labels: list[dict]) -> list[LabelPlace]:
                        float(np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0])))) for label in labels]
 
 
-def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int]:
+def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int, int]:
     """What the reading names at each labelled card (label index → the seen cards'
-    codes, None for one seen but not read), and how many cards it names where no card
-    lies. A seen card belongs to the most visible labelled card (at least half of it
+    codes, None for one seen but not read), how many cards it names where no card lies,
+    and how many it reports there as cards that cannot be read. A seen card belongs to the most visible labelled card (at least half of it
     showing) whose centre lies within ``NEAR_SHARE`` card widths of its own: on a pile the cards
     below lie almost exactly under the top card, and a reading of the pile is a reading
     of its top card."""
     places = label_places(labels)
     named_for: dict[int, list] = {}
-    false_readings = 0
+    false_readings = empty_outlines = 0
     for seen in reading.cards:
         centre = np.mean(seen.polygon, axis=0)
         near = [index for index, (label, place) in enumerate(zip(labels, places))
@@ -179,7 +182,9 @@ def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int]:
             named_for.setdefault(best, []).append(named)
         elif named is not None:
             false_readings += 1
-    return named_for, false_readings
+        elif not any(place.near(centre) for place in places):  # not even near a card mostly covered
+            empty_outlines += 1
+    return named_for, false_readings, empty_outlines
 
 
 def outcome(label: dict, names: list) -> str:
@@ -195,8 +200,8 @@ def outcome(label: dict, names: list) -> str:
 def score_frame(reading, labels: list[dict]) -> Score:
     """Scores one frame's reading (see ``names_by_label`` for which seen card belongs to
     which labelled one)."""
-    named_for, false_readings = names_by_label(reading, labels)
-    score = Score(frames=1, false_readings=false_readings)
+    named_for, false_readings, empty_outlines = names_by_label(reading, labels)
+    score = Score(frames=1, false_readings=false_readings, empty_outlines=empty_outlines)
     for index, label in enumerate(labels):
         result = outcome(label, named_for.get(index, []))
         score.required += label["visible_share"] >= REQUIRED_SHARE

@@ -45,7 +45,7 @@ def recorded_readings():
 
 def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, np.ndarray]]) -> list[dict]:
     """The missed cards of one frame's reading, each with the outlines read around it."""
-    named_for, _ = names_by_label(reading, labels)
+    named_for, _, _ = names_by_label(reading, labels)
     misses = []
     for index, (label, place) in enumerate(zip(labels, label_places(labels))):
         names = named_for.get(index, [])

@@ -192,6 +192,7 @@ class CardReading:
     index_ink: float = 0.0  # a pair of corner indices in the middle of the face (see ``index_ink``; read cards only)
     seam: float = 0.0  # how strongly another card's edge runs down the face (see ``seams.py``; read cards only)
     saturated: bool = False  # the paper saturates the sensor in some channel: its true level would tell the colour better
+    glare: float = 0.0  # share of the face saturated in every channel (a glare spot; see ``ink.Measurement``)
 
 
 def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
@@ -439,13 +440,13 @@ class CardReader:
         face = np.roll(ordered, 2, axis=0) if turned else ordered
         if card_only and number_conf < t["min_confidence"]:  # no colour can make it a card (its confidence is at most 1)
             return CardReading(None, 0.0, turned, face.astype(np.float32), None, number, 0.0, number_conf, match, shift,
-                               saturated=bool(m.clipped.any()))
+                               saturated=bool(m.clipped.any()), glare=m.glare)
         colour, colour_conf = self.inks.colour(
             self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH), paper)
         confidence = number_conf * colour_conf
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
-                           match, shift, saturated=bool(m.clipped.any()))
+                           match, shift, saturated=bool(m.clipped.any()), glare=m.glare)
 
     def read_cards(self, frame: np.ndarray, cards) -> list[CardReading]:
         return [self.read_card(frame, corners) for corners in cards]
