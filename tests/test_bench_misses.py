@@ -37,6 +37,16 @@ def test_only_missed_cards_are_listed_with_the_outlines_read_around_them():
     assert misses[1]["named"] == ["G3"] and misses[1]["read_around"] == []
 
 
+def test_an_outline_reported_unreadable_where_no_card_lies_is_listed():
+    labels = [_label("R5", 100)]
+    reading = TableReading(True, (SeenCard(Card.parse("R5"), 0.99, _polygon(100)), SeenCard(None, 0.0, _polygon(600))))
+    empty = CardReading(None, 0.0, False, colour=Colour.GREEN, number=14, match=0.2)
+    misses = frame_misses(reading, labels, [(empty, _polygon(602))])
+    assert [(miss["card"], miss["outcome"], miss["centre"]) for miss in misses] == [
+        (None, "unreadable where no card lies", [600.0, 100.0])]
+    assert misses[0]["read_around"][0]["took"] == "G14"
+
+
 def test_the_reader_is_left_as_it_was():
     before = TableReader._read_on_numeral
     with pytest.raises(RuntimeError):

@@ -3,11 +3,11 @@
 
 Reads the vision benchmark's scenes as ``elfer bench vision`` does (each deck
 calibrated from its 23 pictures) and prints one JSON line per card that must be read
-(at least 98 % of it showing) but was not read right, or a partly covered card that was
-misread: the scene, the card, what the reading names there, and every outline the
-reader read around it with its own figures (the number and colour it took, their
-confidences, the numeral's match, stray ink, seam, index ink), which say why it was not
-trusted. Look at a scene with ``elfer read IMAGE --show seen.png``.
+(at least 98 % of it showing) but was not read right, a partly covered card that was
+misread, and an outline reported as a card that cannot be read where no card lies: the
+scene, the card, what the reading names there, and every outline the reader read around
+it with its own figures (the number and colour it took, their confidences, the
+numeral's match, stray ink, seam, index ink), which say why it was not trusted. Look at a scene with ``elfer read IMAGE --show seen.png``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from unittest import mock
 import cv2
 import numpy as np
 
-from .bench import calibrated_readers, label_places, names_by_label, one_core, outcome, rendered_scenes
+from .bench import LabelPlace, calibrated_readers, label_places, names_by_label, one_core, outcome, rendered_scenes
 from .pipeline import TableReader
 from .read import CardReading
 
@@ -44,19 +44,30 @@ def recorded_readings():
 
 
 def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, np.ndarray]]) -> list[dict]:
-    """The missed cards of one frame's reading, each with the outlines read around it."""
+    """The missed cards of one frame's reading, each with the outlines read around it, and
+    the outlines reported as a card that cannot be read where no card lies (``card`` None)."""
     named_for, _, _ = names_by_label(reading, labels)
+    places = label_places(labels)
     misses = []
-    for index, (label, place) in enumerate(zip(labels, label_places(labels))):
+    for index, (label, place) in enumerate(zip(labels, places)):
         names = named_for.get(index, [])
         result = outcome(label, names)
         if result in ("right", "optional"):
             continue
-        around = [_described(card_reading) for card_reading, corners in recorded
-                  if place.near(np.mean(corners, axis=0))]
         misses.append({"card": label["card"], "visible_share": round(float(label["visible_share"]), 3),
-                       "outcome": result, "named": names, "read_around": around})
+                       "outcome": result, "named": names, "read_around": _read_around(place, recorded)})
+    for seen in reading.cards:
+        centre = np.mean(seen.polygon, axis=0)
+        if seen.card is None and not any(place.near(centre) for place in places):
+            outline = LabelPlace(centre, float(np.linalg.norm(seen.polygon[1] - seen.polygon[0])))
+            misses.append({"card": None, "outcome": "unreadable where no card lies",
+                           "centre": [round(float(value), 1) for value in centre],
+                           "read_around": _read_around(outline, recorded)})
     return misses
+
+
+def _read_around(place: LabelPlace, recorded: list[tuple[CardReading, np.ndarray]]) -> list[dict]:
+    return [_described(card_reading) for card_reading, corners in recorded if place.near(np.mean(corners, axis=0))]
 
 
 def _described(reading: CardReading) -> dict:
@@ -86,11 +97,13 @@ def run_misses(n_scenes: int = 2000, seed: int = 2026, cache: Path = Path(".cach
     one_core()
     scenes = rendered_scenes(n_scenes, seed, cache)
     readers = calibrated_readers(scenes, cache, mode)
-    count = 0
+    count = empty = 0
     for miss in scene_misses(scenes, readers):
         print(json.dumps(miss, ensure_ascii=False))
-        count += 1
-    print(f"{count} cards missed in {len(scenes)} scenes (seed {seed})", file=sys.stderr)
+        count += miss["card"] is not None
+        empty += miss["card"] is None
+    print(f"{count} cards missed in {len(scenes)} scenes (seed {seed}); {empty} outlines reported unreadable where "
+          f"no card lies", file=sys.stderr)
     return count
 
 
