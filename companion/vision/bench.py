@@ -165,8 +165,9 @@ def label_places(labels: list[dict]) -> list[LabelPlace]:
 def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int, int]:
     """What the reading names at each labelled card (label index → the seen cards'
     codes, None for one seen but not read), how many cards it names where no card lies,
-    and how many it reports there as cards that cannot be read. A seen card belongs to the most visible labelled card (at least half of it
-    showing) whose centre lies within ``NEAR_SHARE`` card widths of its own: on a pile the cards
+    and how many it reports there as cards that cannot be read (:func:`lies_apart`). A
+    seen card belongs to the most visible labelled card (at least half of it showing)
+    whose centre lies within ``NEAR_SHARE`` card widths of its own: on a pile the cards
     below lie almost exactly under the top card, and a reading of the pile is a reading
     of its top card."""
     places = label_places(labels)
@@ -182,9 +183,15 @@ def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int, i
             named_for.setdefault(best, []).append(named)
         elif named is not None:
             false_readings += 1
-        elif not any(place.near(centre) for place in places):  # not even near a card mostly covered
+        elif lies_apart(seen, places):
             empty_outlines += 1
     return named_for, false_readings, empty_outlines
+
+
+def lies_apart(seen, places: list[LabelPlace]) -> bool:
+    """Whether a seen card lies near no labelled card, not even one mostly covered."""
+    centre = np.mean(seen.polygon, axis=0)
+    return not any(place.near(centre) for place in places)
 
 
 def outcome(label: dict, names: list) -> str:

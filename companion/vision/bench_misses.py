@@ -7,7 +7,8 @@ calibrated from its 23 pictures) and prints one JSON line per card that must be 
 misread, and an outline reported as a card that cannot be read where no card lies: the
 scene, the card, what the reading names there, and every outline the reader read around
 it with its own figures (the number and colour it took, their confidences, the
-numeral's match, stray ink, seam, index ink), which say why it was not trusted. Look at a scene with ``elfer read IMAGE --show seen.png``.
+numeral's match, stray ink, seam, index ink), which say why it was not trusted. Look at
+a scene with ``elfer read IMAGE --show seen.png``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from unittest import mock
 import cv2
 import numpy as np
 
-from .bench import LabelPlace, calibrated_readers, label_places, names_by_label, one_core, outcome, rendered_scenes
+from .bench import (LabelPlace, calibrated_readers, label_places, lies_apart, names_by_label, one_core, outcome,
+                    rendered_scenes)
 from .pipeline import TableReader
 from .read import CardReading
 
@@ -57,8 +59,8 @@ def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, 
         misses.append({"card": label["card"], "visible_share": round(float(label["visible_share"]), 3),
                        "outcome": result, "named": names, "read_around": _read_around(place, recorded)})
     for seen in reading.cards:
-        centre = np.mean(seen.polygon, axis=0)
-        if seen.card is None and not any(place.near(centre) for place in places):
+        if seen.card is None and lies_apart(seen, places):
+            centre = np.mean(seen.polygon, axis=0)
             outline = LabelPlace(centre, float(np.linalg.norm(seen.polygon[1] - seen.polygon[0])))
             misses.append({"card": None, "outcome": "unreadable where no card lies",
                            "centre": [round(float(value), 1) for value in centre],
