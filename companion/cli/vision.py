@@ -55,9 +55,10 @@ def _read(args: argparse.Namespace) -> int:
     status = 0
     for number, path in enumerate(args.images, start=1):
         # a missing file is named as such (OpenCV would also print its own warning about it)
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        problem, frame = "no such file", None
+        if path.is_file():
+            problem, frame = "cannot read it as a picture", cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
-            problem = "cannot read it as a picture" if path.is_file() else "no such file"
             print(f"elfer read: {path}: {problem}", file=sys.stderr)
             status = 2
             continue

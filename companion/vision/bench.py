@@ -183,14 +183,13 @@ def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int, i
             named_for.setdefault(best, []).append(named)
         elif named is not None:
             false_readings += 1
-        elif lies_apart(seen, places):
+        elif lies_apart(centre, places):
             empty_outlines += 1
     return named_for, false_readings, empty_outlines
 
 
-def lies_apart(seen, places: list[LabelPlace]) -> bool:
-    """Whether a seen card lies near no labelled card, not even one mostly covered."""
-    centre = np.mean(seen.polygon, axis=0)
+def lies_apart(centre, places: list[LabelPlace]) -> bool:
+    """Whether a seen card centred here lies near no labelled card, not even one mostly covered."""
     return not any(place.near(centre) for place in places)
 
 

@@ -59,8 +59,8 @@ def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, 
         misses.append({"card": label["card"], "visible_share": round(float(label["visible_share"]), 3),
                        "outcome": result, "named": names, "read_around": _read_around(place, recorded)})
     for seen in reading.cards:
-        if seen.card is None and lies_apart(seen, places):
-            centre = np.mean(seen.polygon, axis=0)
+        centre = np.mean(seen.polygon, axis=0)
+        if seen.card is None and lies_apart(centre, places):
             outline = LabelPlace(centre, float(np.linalg.norm(seen.polygon[1] - seen.polygon[0])))
             misses.append({"card": None, "outcome": "unreadable where no card lies",
                            "centre": [round(float(value), 1) for value in centre],
