@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from companion.vision import read_kernels
+from companion.vision.ink import Strokes
 
 pytestmark = pytest.mark.skipif(not read_kernels.COMPILED, reason="the C kernels were not built (no C compiler)")
 
@@ -77,6 +78,36 @@ def test_an_empty_ring_is_counted_as_none():
     card, strokes = normalised_card(0)
     count, _, near_count, _ = read_kernels.ring_paper_and_near_sum(card, strokes, strokes)
     assert count == 0 and near_count == int(strokes.sum())
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("shift", [0, -19])  # -19: the masks reach over the card's left edge, the strokes do not
+@pytest.mark.parametrize("take, darkest_channels", [(True, (False, False, False)), (True, (False, True, True)),
+                                                    (False, (False, False, False))])
+def test_a_numerals_ink_is_the_numpy_one(seed, shift, take, darkest_channels, monkeypatch):
+    """As ``ink.ink_on`` takes it: what the strokes take from the paper around them, the
+    darkest stroke pixels on the channels the paper saturates, or those alone."""
+    card, strokes = normalised_card(seed)
+    template = Strokes(strokes[25:70, 15:45], 1.0)  # the numeral's strokes from its box's top-left
+    top, left = 25, 15 + shift
+    assert template.on(top, left, *card.shape[:2])
+    origin = (top + template.first_row - template.reach, left + template.first_col - template.reach)
+    assert origin[1] < 0 or shift == 0
+    arguments = (card, template.rows, template.cols, top, left, template.near, template.ring, origin, take,
+                 np.array(darkest_channels))
+    got = read_kernels.stroke_ink(*arguments)
+    monkeypatch.setattr(read_kernels, "_kernels", None)
+    np.testing.assert_array_equal(got, read_kernels.stroke_ink(*arguments))
+    if shift == 0:
+        assert got[0] < 0.5 < got[2]  # the numeral's ink: it takes blue, leaves red
+
+
+def test_a_numeral_without_paper_around_it_takes_its_darkest_pixels():
+    card, strokes = normalised_card(1)
+    rows, cols = (a.astype(np.int64) for a in np.nonzero(strokes))
+    no_ring = strokes.copy()  # the ring lies wholly under the strokes: nothing tells the paper's level
+    got = read_kernels.stroke_ink(card, rows, cols, 0, 0, strokes, no_ring, (0, 0), True, np.zeros(3, bool))
+    np.testing.assert_array_equal(got, read_kernels.strongest(card[rows, cols], 0.9)[0])
 
 
 @pytest.mark.parametrize("seed", range(4))

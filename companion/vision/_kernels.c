@@ -411,36 +411,26 @@ static float select_high(const float *values, Py_ssize_t n, Py_ssize_t k, float 
 DEFINE_SELECT(select_float, float)
 DEFINE_SELECT(select_double, double)
 
-/* strongest(pixels, quantile, share_of, colour_out) -> (far, count): pixels (n × 3,
- * float32); far the quantile's squared distance from (1, 1, 1); colour_out the
- * per-channel median of the pixels at least 0.6 far (1, 1, 1 where none is, or far is
- * tiny); count the pixels at least share_of far. */
-static PyObject *strongest(PyObject *self, PyObject *args) {
-    PyObject *pixels_object, *colour_object;
-    double quantile, share_of;
-    if (!PyArg_ParseTuple(args, "OddO", &pixels_object, &quantile, &share_of, &colour_object)) return NULL;
-    Array p, colour;
-    if (!get_array(pixels_object, &p, "f", 2, 0)) return NULL;
-    if (!get_array(colour_object, &colour, "f", 1, 1)) { PyBuffer_Release(&p.view); return NULL; }
-    Py_ssize_t n = p.rows, count = 0;
-    double far = 0.0;
-    float *distance = NULL, *sorted = NULL, *chosen = NULL;
-    Py_ssize_t *strongest_at = NULL;
-    if (p.cols != 3 || colour.rows != 3 || n < 1) {
-        PyErr_SetString(PyExc_ValueError, "expected n x 3 pixels (n > 0) and a colour of 3");
+/* Of n pixels (n × 3 floats, contiguous): far, the quantile's squared distance from
+ * (1, 1, 1); colour, the per-channel median of the pixels at least 0.6 far (1, 1, 1
+ * where none is, or far is tiny); count, the pixels at least share_of far. 0 when
+ * memory runs out (the error is set). */
+static int strongest_of(const float *pixels, Py_ssize_t n, double quantile, double share_of, float colour[3],
+                        double *far_out, Py_ssize_t *count_out) {
+    float *distance = malloc(sizeof(float) * n), *sorted = malloc(sizeof(float) * n), *chosen = malloc(sizeof(float) * n);
+    Py_ssize_t *strongest_at = malloc(sizeof(Py_ssize_t) * n);
+    int ok = distance && sorted && chosen && strongest_at;
+    if (!ok) {
+        PyErr_NoMemory();
         goto done;
     }
-    distance = malloc(sizeof(float) * n);
-    sorted = malloc(sizeof(float) * n);
-    chosen = malloc(sizeof(float) * n);
-    strongest_at = malloc(sizeof(Py_ssize_t) * n);
-    if (!distance || !sorted || !chosen || !strongest_at) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < n; i++) {
-        float b = F32(p, i, 0) - 1.0f, g = F32(p, i, 1) - 1.0f, r = F32(p, i, 2) - 1.0f;
+        float b = pixels[3 * i] - 1.0f, g = pixels[3 * i + 1] - 1.0f, r = pixels[3 * i + 2] - 1.0f;
         float d = b * b + g * g;
         distance[i] = d + r * r;
     }
-    Py_ssize_t rank = (Py_ssize_t)(quantile * (double)(n - 1));
+    Py_ssize_t rank = (Py_ssize_t)(quantile * (double)(n - 1)), count = 0;
+    double far;
     if (8 * (n - rank) < n) {
         far = select_high(distance, n, rank, sorted);
     } else {
@@ -455,29 +445,86 @@ static PyObject *strongest(PyObject *self, PyObject *args) {
         chosen_count += distance[i] >= strong;
     }
     for (Py_ssize_t c = 0; c < 3; c++) {
-        float value = 1.0f;
+        colour[c] = 1.0f;
         if (far > 1e-6 && chosen_count > 0) {
-            for (Py_ssize_t k = 0; k < chosen_count; k++) chosen[k] = F32(p, strongest_at[k], c);
-            value = select_float(chosen, chosen_count, chosen_count / 2);
+            for (Py_ssize_t k = 0; k < chosen_count; k++) chosen[k] = pixels[3 * strongest_at[k] + c];
+            colour[c] = select_float(chosen, chosen_count, chosen_count / 2);
         }
-        *(float *)(colour.data + c * colour.row_step) = value;
     }
+    *far_out = far;
+    *count_out = count;
 done:
     free(distance);
     free(sorted);
     free(chosen);
     free(strongest_at);
+    return ok;
+}
+
+/* strongest(pixels, quantile, share_of, colour_out) -> (far, count): pixels (n × 3,
+ * float32, contiguous); see strongest_of. */
+static PyObject *strongest(PyObject *self, PyObject *args) {
+    PyObject *pixels_object, *colour_object;
+    double quantile, share_of;
+    if (!PyArg_ParseTuple(args, "OddO", &pixels_object, &quantile, &share_of, &colour_object)) return NULL;
+    Array p, colour;
+    if (!get_array(pixels_object, &p, "f", 2, 0)) return NULL;
+    if (!get_array(colour_object, &colour, "f", 1, 1)) { PyBuffer_Release(&p.view); return NULL; }
+    Py_ssize_t count = 0;
+    double far = 0.0;
+    float found[3];
+    if (p.cols != 3 || colour.rows != 3 || p.rows < 1 || p.col_step != sizeof(float)
+        || (p.rows > 1 && p.row_step != 3 * sizeof(float))) {
+        PyErr_SetString(PyExc_ValueError, "expected n x 3 pixels (n > 0, contiguous) and a colour of 3");
+    } else if (strongest_of((const float *)p.data, p.rows, quantile, share_of, found, &far, &count)) {
+        for (int c = 0; c < 3; c++) *(float *)(colour.data + c * colour.row_step) = found[c];
+    }
     PyBuffer_Release(&p.view);
     PyBuffer_Release(&colour.view);
     if (PyErr_Occurred()) return NULL;
     return Py_BuildValue("dn", far, count);
 }
 
+/* Of the image's pixels under two masks placed with their top-left at (y0, x0) (mask
+ * pixels off the image are left out): how many lie in ring but not in near and their
+ * per-channel median (paper, untouched where there are none), how many lie in near and
+ * their sum per channel. 0 when memory runs out (the error is set). */
+static int ring_and_near_of(const Image *image, const Array *near, const Array *ring, Py_ssize_t y0, Py_ssize_t x0,
+                            float paper[3], double total[3], Py_ssize_t *ring_out, Py_ssize_t *near_out) {
+    Py_ssize_t ring_count = 0, near_count = 0;
+    Py_ssize_t first_i = y0 < 0 ? -y0 : 0, first_j = x0 < 0 ? -x0 : 0;
+    Py_ssize_t end_i = near->rows < image->rows - y0 ? near->rows : image->rows - y0;
+    Py_ssize_t end_j = near->cols < image->cols - x0 ? near->cols : image->cols - x0;
+    Py_ssize_t most = (end_i > first_i && end_j > first_j) ? (end_i - first_i) * (end_j - first_j) : 1;
+    float *values = malloc(sizeof(float) * 3 * most); /* the ring's pixels, channel by channel */
+    if (!values) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    total[0] = total[1] = total[2] = 0.0;
+    for (Py_ssize_t i = first_i; i < end_i; i++)
+        for (Py_ssize_t j = first_j; j < end_j; j++) {
+            if (U8(*near, i, j)) {
+                near_count++;
+                for (int c = 0; c < 3; c++) total[c] += (double)PIXEL(*image, y0 + i, x0 + j, c);
+            } else if (U8(*ring, i, j)) {
+                for (int c = 0; c < 3; c++) values[c * most + ring_count] = PIXEL(*image, y0 + i, x0 + j, c);
+                ring_count++;
+            }
+        }
+    for (int c = 0; c < 3 && ring_count > 0; c++)
+        paper[c] = select_float(values + c * most, ring_count, ring_count / 2);
+    free(values);
+    *ring_out = ring_count;
+    *near_out = near_count;
+    return 1;
+}
+
 /* ring_and_near(normalised, near, ring, paper_out, near_sum_out) -> (ring count, near
- * count): normalised (rows × columns × 3, float32), near and ring (uint8 masks, ring
- * counted only outside near); paper_out the per-channel median of the ring's pixels
- * (float32, untouched where the ring is empty), near_sum_out the near pixels' sum per
- * channel (float64). */
+ * count): normalised (rows × columns × 3, float32), near and ring (uint8 masks of its
+ * size, ring counted only outside near); paper_out the per-channel median of the ring's
+ * pixels (float32, untouched where the ring is empty), near_sum_out the near pixels' sum
+ * per channel (float64). */
 static PyObject *ring_and_near(PyObject *self, PyObject *args) {
     PyObject *image_object, *near_object, *ring_object, *paper_object, *sum_object;
     if (!PyArg_ParseTuple(args, "OOOOO", &image_object, &near_object, &ring_object, &paper_object, &sum_object))
@@ -491,40 +538,92 @@ static PyObject *ring_and_near(PyObject *self, PyObject *args) {
     if (got == 3 && get_array(paper_object, &paper, "f", 1, 1)) got++;
     if (got == 4 && get_array(sum_object, &sum, "d", 1, 1)) got++;
     Py_ssize_t ring_count = 0, near_count = 0;
-    float *values = NULL;
     if (got < 5) goto done;
     if (image.channels != 3 || near.rows != image.rows || near.cols != image.cols || ring.rows != image.rows
         || ring.cols != image.cols || paper.rows != 3 || sum.rows != 3) {
         PyErr_SetString(PyExc_ValueError, "masks, image or outputs of the wrong shape");
         goto done;
     }
-    double total[3] = {0.0, 0.0, 0.0};
-    for (Py_ssize_t i = 0; i < image.rows; i++)
-        for (Py_ssize_t j = 0; j < image.cols; j++) {
-            if (U8(near, i, j)) {
-                near_count++;
-                for (int c = 0; c < 3; c++) total[c] += (double)PIXEL(image, i, j, c);
-            }
-            ring_count += U8(ring, i, j) && !U8(near, i, j);
-        }
-    for (int c = 0; c < 3; c++) F64(sum, c) = total[c];
-    if (ring_count == 0) goto done;
-    values = malloc(sizeof(float) * ring_count);
-    if (!values) { PyErr_NoMemory(); goto done; }
+    float median[3];
+    double total[3];
+    for (int c = 0; c < 3; c++) median[c] = *(float *)(paper.data + c * paper.row_step);
+    if (!ring_and_near_of(&image, &near, &ring, 0, 0, median, total, &ring_count, &near_count)) goto done;
     for (int c = 0; c < 3; c++) {
-        Py_ssize_t k = 0;
-        for (Py_ssize_t i = 0; i < image.rows; i++)
-            for (Py_ssize_t j = 0; j < image.cols && k < ring_count; j++) { /* without a branch, as above */
-                values[k] = PIXEL(image, i, j, c);
-                k += U8(ring, i, j) && !U8(near, i, j);
-            }
-        *(float *)(paper.data + c * paper.row_step) = select_float(values, ring_count, ring_count / 2);
+        F64(sum, c) = total[c];
+        *(float *)(paper.data + c * paper.row_step) = median[c];
     }
 done:
-    free(values);
     RELEASE(got, &image.view, &near.view, &ring.view, &paper.view, &sum.view);
     if (PyErr_Occurred()) return NULL;
     return Py_BuildValue("nn", ring_count, near_count);
+}
+
+/* stroke_ink(normalised, rows, cols, top, left, near, ring, y0, x0, take, darkest_channels,
+ * out) -> taken: the colour of a numeral's strokes (read_kernels.stroke_ink says how),
+ * the stroke pixels (rows, cols: int64, offset by top, left) wholly on the image, the
+ * masks' top-left at (y0, x0); darkest_channels a bit per channel (1: B, 2: G, 4: R).
+ * taken: whether what the strokes take from the paper was used. */
+static PyObject *stroke_ink(PyObject *self, PyObject *args) {
+    PyObject *image_object, *rows_object, *cols_object, *near_object, *ring_object, *out_object;
+    Py_ssize_t top, left, y0, x0;
+    int take, darkest_channels;
+    if (!PyArg_ParseTuple(args, "OOOnnOOnnpiO", &image_object, &rows_object, &cols_object, &top, &left,
+                          &near_object, &ring_object, &y0, &x0, &take, &darkest_channels, &out_object))
+        return NULL;
+    Image image;
+    Array rows, cols, near, ring, out;
+    int got = 0, taken = 0;
+    float *pixels = NULL;
+    if (get_image(image_object, &image, "f", 0)) got++;
+    if (got == 1 && get_array(rows_object, &rows, "q", 1, 0)) got++;
+    if (got == 2 && get_array(cols_object, &cols, "q", 1, 0)) got++;
+    if (got == 3 && get_array(near_object, &near, "B", 2, 0)) got++;
+    if (got == 4 && get_array(ring_object, &ring, "B", 2, 0)) got++;
+    if (got == 5 && get_array(out_object, &out, "f", 1, 1)) got++;
+    if (got < 6) goto done;
+    Py_ssize_t n = rows.rows;
+    if (image.channels != 3 || cols.rows != n || n < 1 || out.rows != 3 || ring.rows != near.rows
+        || ring.cols != near.cols) {
+        PyErr_SetString(PyExc_ValueError, "strokes, masks, image or output of the wrong shape");
+        goto done;
+    }
+    double colour[3];
+    if (take) {
+        float paper[3] = {1.0f, 1.0f, 1.0f};
+        double total[3];
+        Py_ssize_t ring_count, near_count;
+        if (!ring_and_near_of(&image, &near, &ring, y0, x0, paper, total, &ring_count, &near_count)) goto done;
+        taken = ring_count >= n;
+        for (int c = 0; c < 3 && taken; c++) { /* as _taken in ink.py: float64 from the float32 median */
+            double level = (double)paper[c] > 1e-3 ? (double)paper[c] : 1e-3;
+            double took = (level * (double)near_count - total[c]) / level;
+            colour[c] = (double)(float)(1.0 - took / (double)n);
+        }
+    }
+    if (!taken || darkest_channels) {
+        pixels = malloc(sizeof(float) * 3 * n);
+        if (!pixels) { PyErr_NoMemory(); goto done; }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            Py_ssize_t i = (Py_ssize_t)I64(rows, k) + top, j = (Py_ssize_t)I64(cols, k) + left;
+            if (i < 0 || j < 0 || i >= image.rows || j >= image.cols) {
+                PyErr_SetString(PyExc_ValueError, "a stroke pixel lies off the image");
+                goto done;
+            }
+            for (int c = 0; c < 3; c++) pixels[3 * k + c] = PIXEL(image, i, j, c);
+        }
+        float darkest[3];
+        double far;
+        Py_ssize_t count;
+        if (!strongest_of(pixels, n, 0.9, 0.0, darkest, &far, &count)) goto done;
+        for (int c = 0; c < 3; c++)
+            if (!taken || (darkest_channels >> c) & 1) colour[c] = darkest[c];
+    }
+    for (int c = 0; c < 3; c++) *(float *)(out.data + c * out.row_step) = (float)colour[c];
+done:
+    free(pixels);
+    RELEASE(got, &image.view, &rows.view, &cols.view, &near.view, &ring.view, &out.view);
+    if (PyErr_Occurred()) return NULL;
+    return PyBool_FromLong(taken);
 }
 
 /* weakest_edge(across, shears, blocks, left, right) -> strength: across (rows × columns,
@@ -908,6 +1007,8 @@ static PyMethodDef methods[] = {
     {"strongest", strongest, METH_VARARGS, "strongest(pixels, quantile, share_of, colour_out) -> (far, count)"},
     {"ring_and_near", ring_and_near, METH_VARARGS,
      "ring_and_near(normalised, near, ring, paper_out, near_sum_out) -> (ring count, near count)"},
+    {"stroke_ink", stroke_ink, METH_VARARGS,
+     "stroke_ink(normalised, rows, cols, top, left, near, ring, y0, x0, take, darkest_channels, out) -> taken"},
     {"weakest_edge", weakest_edge, METH_VARARGS, "weakest_edge(across, shears, blocks, left, right) -> strength"},
     {"quantiles_u8", quantiles_u8, METH_VARARGS, "quantiles_u8(grey, low, high) -> (low-th, high-th)"},
     {"index_pair", index_pair, METH_VARARGS, "index_pair(glyphs, blank, rows, rank, left, right, reach) -> strength"},

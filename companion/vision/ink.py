@@ -27,7 +27,8 @@ import cv2
 import numpy as np
 
 from ..cards import Colour
-from .read_kernels import channel_ranks, ink_distances2, ring_paper_and_near_sum, strongest
+from .read_kernels import (channel_ranks, ink_distances2, ring_paper_and_near_sum, stroke_ink, strongest,
+                           taken_from_paper)
 from .read_kernels import normalised as divided
 
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
@@ -163,45 +164,35 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
     beside an outline that reaches over the card's edge, a shadow, a hand. On paper,
     where ``on_strokes`` says the pixels lie on the strokes (the numeral matched well),
     the ink is what the strokes take from the paper around them in all
-    (:func:`_ink_taken`); elsewhere, the median of the strongest pixels."""
+    (:func:`_ink_taken`); elsewhere, the median of the strongest pixels. Where the paper
+    saturates, a stroke's edge pixels saturate too and their ink is lost to the sum (a
+    green under a warm lamp reads yellow): on those channels the darkest pixels tell it
+    better."""
     normalised = measurement.normalised
+    if measurement.background is None:
+        return measurement
     h, w = normalised.shape[:2]
-    rows, cols = strokes.at(top, left)
-    whole = strokes.on(top, left, h, w)
-    if not whole:
+    take = not inverse and on_strokes
+    if strokes.on(top, left, h, w):
+        if len(strokes.rows) < 4:
+            return measurement
+        foreground = stroke_ink(normalised, strokes.rows, strokes.cols, top, left, strokes.near, strokes.ring,
+                                (top + strokes.first_row - strokes.reach, left + strokes.first_col - strokes.reach),
+                                take, measurement.clipped[::-1])
+    else:
+        rows, cols = strokes.at(top, left)
         inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
         rows, cols = rows[inside], cols[inside]
-    if len(rows) < 4 or measurement.background is None:
-        return measurement
-    foreground = None
-    if not inverse and on_strokes:
-        foreground = (_ink_taken_whole(normalised, strokes, top, left, len(rows)) if whole
-                      else _ink_taken(normalised, rows, cols, strokes.px_per_mm))
-    if foreground is None or measurement.clipped.any():
-        darkest = strongest(normalised[rows, cols], 0.9)[0]
-        # where the paper saturates, a stroke's edge pixels saturate too and their ink is
-        # lost to the sum (a green under a warm lamp reads yellow): there the darkest
-        # pixels tell it better
-        foreground = darkest if foreground is None else np.where(measurement.clipped[::-1], darkest,
-                                                                 foreground).astype(np.float32)
-    return dataclasses.replace(measurement, foreground=foreground,
-                               **dict(zip(("ink", "absorption", "chroma", "strength", "contrast", "clipped"),
-                                          _ink_fields(foreground, measurement.background, inverse))))
-
-
-def _ink_taken_whole(normalised: np.ndarray, strokes: Strokes, top: int, left: int,
-                     count: int) -> np.ndarray | None:
-    """:func:`_ink_taken` of strokes lying wholly on the card, with their masks made once."""
-    h, w = normalised.shape[:2]
-    y0, x0 = top + strokes.first_row - strokes.reach, left + strokes.first_col - strokes.reach
-    # the masks' box may reach over the card's edge where the strokes do not: cut it there
-    cut_top, cut_left = max(0, -y0), max(0, -x0)
-    cut_bottom = strokes.near.shape[0] - max(0, y0 + strokes.near.shape[0] - h)
-    cut_right = strokes.near.shape[1] - max(0, x0 + strokes.near.shape[1] - w)
-    box = normalised[y0 + cut_top:y0 + cut_bottom, x0 + cut_left:x0 + cut_right]
-    near = strokes.near[cut_top:cut_bottom, cut_left:cut_right]
-    ring = strokes.ring[cut_top:cut_bottom, cut_left:cut_right]
-    return _taken(*ring_paper_and_near_sum(box, near, ring), count)
+        if len(rows) < 4:
+            return measurement
+        foreground = _ink_taken(normalised, rows, cols, strokes.px_per_mm) if take else None
+        if foreground is None or measurement.clipped.any():
+            darkest = strongest(normalised[rows, cols], 0.9)[0]
+            foreground = darkest if foreground is None else np.where(measurement.clipped[::-1], darkest,
+                                                                     foreground).astype(np.float32)
+    ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, inverse)
+    return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast,
+                       measurement.foreground_share, clipped, measurement.background, measurement.glare)
 
 
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:
@@ -225,16 +216,8 @@ def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_pe
     normalised = normalised[top:bottom, left:right]
     mask = np.zeros(normalised.shape[:2], np.uint8)
     mask[rows - top, cols - left] = 1
-    return _taken(*ring_paper_and_near_sum(normalised, cv2.dilate(mask, near_disc), cv2.dilate(mask, ring_disc)),
-                  len(rows))
-
-
-def _taken(ring_count: int, paper: np.ndarray, near_count: int, near_sum: np.ndarray, count: int) -> np.ndarray | None:
-    if ring_count < count:
-        return None
-    paper = np.maximum(paper.astype(np.float64), 1e-3)
-    taken = (paper * near_count - near_sum) / paper
-    return (1.0 - taken / count).astype(np.float32)
+    return taken_from_paper(*ring_paper_and_near_sum(normalised, cv2.dilate(mask, near_disc),
+                                                      cv2.dilate(mask, ring_disc)), len(rows))
 
 
 @functools.lru_cache(maxsize=8)

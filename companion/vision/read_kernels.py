@@ -97,6 +97,41 @@ def ring_paper_and_near_sum(normalised: np.ndarray, near: np.ndarray,
     return ring_count, paper, near_count, near_sum
 
 
+def stroke_ink(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, top: int, left: int,
+               near: np.ndarray, ring: np.ndarray, origin: tuple[int, int], take: bool,
+               darkest_channels: np.ndarray) -> np.ndarray:
+    """The colour (float32 BGR) of a numeral's strokes on a normalised card (float32 BGR),
+    the stroke pixels ``rows``, ``cols`` (int64) offset by ``top``, ``left`` and lying
+    wholly on it. Where ``take``: what the strokes take from the paper around them in all,
+    per stroke pixel (``near`` and ``ring``: uint8 masks with their top-left at ``origin``,
+    (row, column), cut where they reach over the card's edge; the paper is the median of
+    the ring outside near, and must count at least as many pixels as the strokes), and
+    on ``darkest_channels`` (B, G, R bools) the median of the darkest stroke pixels
+    (:func:`strongest` at 0.9). Without ``take``, or where the ring is too small, the
+    darkest pixels' colour on every channel."""
+    if _kernels is None:
+        return _numpy_stroke_ink(_float32(normalised), rows, cols, top, left, near, ring, origin, take,
+                                 darkest_channels)
+    out = np.empty(3, np.float32)
+    bits = int(darkest_channels[0]) | int(darkest_channels[1]) << 1 | int(darkest_channels[2]) << 2
+    _kernels.stroke_ink(_float32(normalised), rows, cols, int(top), int(left), near, ring, int(origin[0]),
+                        int(origin[1]), bool(take), bits, out)
+    return out
+
+
+def taken_from_paper(ring_count: int, paper: np.ndarray, near_count: int, near_sum: np.ndarray,
+                     count: int) -> np.ndarray | None:
+    """The colour (float32 BGR) of ``count`` stroke pixels fully inked, from what the
+    ``near_count`` pixels around them (``near_sum``: their sum) take from the ``paper``
+    (its level on a ring of ``ring_count`` pixels): float64 arithmetic, as the C
+    ``stroke_ink`` does it. None where the ring has fewer pixels than the strokes."""
+    if ring_count < count:
+        return None
+    paper = np.maximum(paper.astype(np.float64), 1e-3)
+    taken = (paper * near_count - near_sum) / paper
+    return (1.0 - taken / count).astype(np.float32)
+
+
 def weakest_edge(across: np.ndarray, shears: np.ndarray, blocks: int, left: int, right: int) -> float:
     """Of a map of horizontal edges (rows × columns, float32) cut into ``blocks`` blocks
     of rows: each block's column means, shifted back by each of ``shears`` (columns per
@@ -188,6 +223,24 @@ def _numpy_strongest(pixels: np.ndarray, quantile: float, share_of: float) -> tu
     return np.partition(chosen, len(chosen) // 2, axis=0)[len(chosen) // 2].astype(np.float32), far, count
 
 
+def _numpy_stroke_ink(normalised, rows, cols, top, left, near, ring, origin, take, darkest_channels) -> np.ndarray:
+    h, w = normalised.shape[:2]
+    y0, x0 = origin
+    # the masks' box may reach over the card's edge where the strokes do not: cut it there
+    cut_top, cut_left = max(0, -y0), max(0, -x0)
+    cut_bottom, cut_right = near.shape[0] - max(0, y0 + near.shape[0] - h), near.shape[1] - max(0, x0 + near.shape[1] - w)
+    colour = None
+    if take:
+        ring_count, paper, near_count, near_sum = _numpy_ring_paper_and_near_sum(
+            normalised[y0 + cut_top:y0 + cut_bottom, x0 + cut_left:x0 + cut_right],
+            near[cut_top:cut_bottom, cut_left:cut_right], ring[cut_top:cut_bottom, cut_left:cut_right])
+        colour = taken_from_paper(ring_count, paper, near_count, near_sum, len(rows))
+    if colour is None or np.any(darkest_channels):
+        darkest = _numpy_strongest(np.ascontiguousarray(normalised[rows + top, cols + left]), 0.9, 0.0)[0]
+        colour = darkest if colour is None else np.where(darkest_channels, darkest, colour).astype(np.float32)
+    return colour
+
+
 def _numpy_ring_paper_and_near_sum(normalised, near, ring) -> tuple[int, np.ndarray, int, np.ndarray]:
     near, ring = near > 0, ring > 0
     ring = ring & ~near
@@ -246,5 +299,5 @@ def _numpy_ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinan
     return d2 / determinant[:, None]
 
 
-__all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "quantiles_u8",
+__all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "quantiles_u8", "stroke_ink", "taken_from_paper",
            "ring_paper_and_near_sum", "projected", "strongest", "weakest_edge", "window_rows"]
