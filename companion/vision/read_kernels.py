@@ -299,5 +299,5 @@ def _numpy_ink_distances2(points, ink_polar, var_hue, var_sat, cross, determinan
     return d2 / determinant[:, None]
 
 
-__all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "quantiles_u8", "stroke_ink", "taken_from_paper",
-           "ring_paper_and_near_sum", "projected", "strongest", "weakest_edge", "window_rows"]
+__all__ = ["COMPILED", "channel_ranks", "index_pair", "ink_distances2", "normalised", "projected", "quantiles_u8",
+           "ring_paper_and_near_sum", "stroke_ink", "strongest", "taken_from_paper", "weakest_edge", "window_rows"]
