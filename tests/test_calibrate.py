@@ -11,6 +11,7 @@ import pytest
 
 from companion.cards import DECK, Card, Colour
 from companion.cli import main as elfer
+from companion.vision import calibrate as calibrate_module
 from companion.vision.calibrate import CalibrationError, calibrate, card_of_filename
 from companion.vision.digits import ncc
 from companion.vision.evaluate_read import NEUTRAL_LIGHT, calibration_crops, calibration_set, table
@@ -107,6 +108,26 @@ def test_the_command_line_writes_a_profile(calibrated, tmp_path, capsys):
     assert json.loads((tmp_path / "p" / "profile.json").read_text())["deck"] == "mine"
     assert elfer(["calibrate", "--images", str(tmp_path / "nothing"), "--out", str(tmp_path / "q")]) == 2
     assert not (tmp_path / "q").exists()
+
+
+def test_pictures_larger_than_the_cap_are_scaled_down_and_teach_the_same(crops, tmp_path, monkeypatch):
+    """A phone's photos: each picture's long side capped as it loads (here at twice the
+    crops' size, for speed), the deck learned from them all the same."""
+    monkeypatch.setattr(calibrate_module, "MAX_PICTURE_SIDE", 360)
+    big = {card: [cv2.resize(crops[card][0], None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)]
+           for card in calibration_set()}
+    folder = _write(tmp_path / "big", big, calibration_set())
+    _write(folder, crops, [Card.parse("R11")], name=lambda card: "R11-small.png")  # small enough already
+    profile, report = calibrate(folder, deck_name="phone")
+    assert sorted(report.scaled_down) == sorted(f"{card.code}.png" for card in calibration_set())
+    assert report.self_test == (24, 24) and report.numbers == list(range(1, 21))
+    assert "scaled down to 360 px on their long side: 23 pictures" in report.text()
+
+
+def test_a_picture_is_scaled_down_by_its_long_side_only_when_larger():
+    picture = np.zeros((1000, 3000, 3), np.uint8)
+    assert calibrate_module.scaled_down(picture, 1920).shape == (640, 1920, 3)
+    assert calibrate_module.scaled_down(picture, 3000) is picture
 
 
 def test_pictures_given_in_memory_with_card_codes(crops):

@@ -30,8 +30,9 @@ def add_commands(commands) -> None:
         description="Learns a deck and a camera from single-card pictures whose file names start with the card "
         "code (R11.png, r11-2.jpg). The 20 cards of one colour plus the 11 of each other colour (23 pictures) "
         "are enough to read all 80 cards. Prints what it learned and warns about what is missing; a picture in "
-        "which no card is found is named, with the reason, and left out. A folder from which no usable profile "
-        "can be made is an error (exit 2) and writes nothing.")
+        "which no card is found is named, with the reason, and left out. Pictures larger than 1920 pixels on "
+        "their long side (a phone's photos) are scaled down to it as they load. A folder from which no usable "
+        "profile can be made is an error (exit 2) and writes nothing.")
     calibrate.add_argument("--images", type=Path, required=True, metavar="DIR")
     calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="the profile folder to write")
     calibrate.add_argument("--name", metavar="DECK", help="a name for the deck (default: the profile folder's name)")

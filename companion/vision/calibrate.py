@@ -52,6 +52,10 @@ from .read import CardReader, card_for_matching, upright_corners
 from .single import locate
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+# A picture larger than this on its long side (a phone's photo, a camera module's full-size
+# still) is scaled down to it as it loads: the camera above the table reads 1280 x 720 frames,
+# and 23 pictures of 3840 x 2160 took five times as long and five times the memory.
+MAX_PICTURE_SIDE = 1920
 _NAME = re.compile(r"^([rygb])(\d{1,2})(?:[-_].*)?$", re.IGNORECASE)
 _MIN_PICTURES_PER_COLOUR_FOR_SPREAD = 3
 _MIN_CONTRAST = 0.15  # a card's numerals standing out less than this from it are no print
@@ -104,6 +108,7 @@ class CalibrationReport:
     left_out: list[str] = field(default_factory=list)  # pictures left out: no card found, or no print on it
     retake: list[str] = field(default_factory=list)  # poor pictures a numeral had to be learned from
     misread: list[str] = field(default_factory=list)  # pictures the profile does not read right (the self-test)
+    scaled_down: list[str] = field(default_factory=list)  # pictures larger than MAX_PICTURE_SIDE, read scaled down
 
     def text(self) -> str:
         left_out = f" ({len(self.left_out)} left out: {', '.join(self.left_out)})" if self.left_out else ""
@@ -116,6 +121,8 @@ class CalibrationReport:
                  f"  cards found by: {', '.join(f'{k} {v}' for k, v in sorted(self.found_by.items()))}; "
                  f"upside down: {len(self.turned)}; outlines straightened: {len(self.straightened)}",
                  f"  reading its own pictures: {self.self_test[0]} of {self.self_test[1]} right"]
+        if self.scaled_down:
+            lines.append(f"  scaled down to {MAX_PICTURE_SIDE} px on their long side: {len(self.scaled_down)} pictures")
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
@@ -142,8 +149,9 @@ def card_of_filename(name: str) -> Card | None:
     return Card(Colour.parse(match[1]), number) if 1 <= number <= 20 else None
 
 
-def load_pictures(folder: str | Path) -> dict[Card, list[tuple[str, np.ndarray]]]:
-    """The pictures of a folder by card; unusable folders raise :class:`CalibrationError`."""
+def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.ndarray]]], list[str]]:
+    """The pictures of a folder by card, each scaled down to ``MAX_PICTURE_SIDE``, and the
+    names of those that were; unusable folders raise :class:`CalibrationError`."""
     folder = Path(folder)
     if not folder.is_dir():
         raise CalibrationError(f"{folder}: " + ("a file, not a folder of pictures" if folder.exists() else "no such folder"))
@@ -151,7 +159,7 @@ def load_pictures(folder: str | Path) -> dict[Card, list[tuple[str, np.ndarray]]
     if not files:
         raise CalibrationError(f"{folder}: no pictures (.png or .jpg) in the folder")
     pictures: dict[Card, list[tuple[str, np.ndarray]]] = {}
-    unnamed = []
+    unnamed, scaled = [], []
     for path in files:
         card = card_of_filename(path.name)
         if card is None:
@@ -160,11 +168,23 @@ def load_pictures(folder: str | Path) -> dict[Card, list[tuple[str, np.ndarray]]
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise CalibrationError(f"{path}: not a readable picture")
+        if max(image.shape[:2]) > MAX_PICTURE_SIDE:
+            image = scaled_down(image, MAX_PICTURE_SIDE)
+            scaled.append(path.name)
         pictures.setdefault(card, []).append((path.name, image))
     if not pictures:
         raise CalibrationError(f"{folder}: no picture is named by its card (like R11.png or y3-2.jpg); "
                                f"found {', '.join(unnamed[:5])}{' ...' if len(unnamed) > 5 else ''}")
-    return pictures
+    return pictures, scaled
+
+
+def scaled_down(image: np.ndarray, max_side: int) -> np.ndarray:
+    """The picture with its long side at most ``max_side`` pixels (averaged down)."""
+    scale = max_side / max(image.shape[:2])
+    if scale >= 1.0:
+        return image
+    size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
 # --- learning -----------------------------------------------------------------------------
@@ -197,10 +217,10 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     pictures left cannot make a usable profile.
     """
     layout = layout or Layout()
-    source = "pictures"
+    source, scaled = "pictures", []
     if isinstance(images, (str, Path)):
         source = str(images)
-        named = load_pictures(images)
+        named, scaled = load_pictures(images)
     else:
         named = {}
         for key, pictures in dict(images).items():
@@ -282,7 +302,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         found_by={k: sum(p.found_by == k for p in pictures) for k in {p.found_by for p in pictures}},
         straightened=straightened,
         self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake,
-        misread=misread)
+        misread=misread, scaled_down=scaled)
     if misread:
         report.warnings.append(f"reads only {right} of its own {len(pictures)} pictures right (not "
                                f"{', '.join(misread[:8])}{' ...' if len(misread) > 8 else ''}): retake those")
