@@ -116,9 +116,11 @@ def simulation(stats: dict, results: list, lang: str = "de") -> str:
 
 READING_TEXTS = {
     "de": {"area": "Spielfeld erkannt", "no_area": "keine Marker, ganzes Bild", "cards": "Karten",
-           "unknown": "unlesbar", "none": "keine Karten"},
+           "unknown": "unlesbar", "none": "keine Karten", "no_file": "diese Datei gibt es nicht",
+           "not_picture": "kann sie nicht als Bild lesen", "cannot_write": "kann {path} nicht schreiben"},
     "en": {"area": "play area found", "no_area": "no markers, whole picture", "cards": "cards",
-           "unknown": "unreadable", "none": "no cards"},
+           "unknown": "unreadable", "none": "no cards", "no_file": "no such file",
+           "not_picture": "cannot read it as a picture", "cannot_write": "cannot write {path}"},
 }
 
 

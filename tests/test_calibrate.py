@@ -101,10 +101,14 @@ def test_a_calibrated_profile_saves_and_loads(calibrated, tmp_path):
         assert np.allclose(loaded.inks[colour], profile.inks[colour], atol=1e-5)
 
 
-def test_the_command_line_writes_a_profile(calibrated, tmp_path, capsys):
+def test_the_command_line_writes_a_profile_and_reports_in_german_or_english(calibrated, tmp_path, capsys):
     folder, _, _ = calibrated
     assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "p"), "--name", "mine"]) == 0
-    assert "20 of 20" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "gelernte Zahlen: 1-20 (20 von 20)" in out and "liest die eigenen Bilder: 23 von 23 richtig" in out
+    assert f"Profil geschrieben nach {tmp_path / 'p'}" in out
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "e"), "--lang", "en"]) == 0
+    assert "numerals learned: 1-20 (20 of 20)" in capsys.readouterr().out
     assert json.loads((tmp_path / "p" / "profile.json").read_text())["deck"] == "mine"
     assert elfer(["calibrate", "--images", str(tmp_path / "nothing"), "--out", str(tmp_path / "q")]) == 2
     assert not (tmp_path / "q").exists()
@@ -152,9 +156,9 @@ def test_a_colour_without_pictures_and_a_colour_without_its_11_are_warned(tmp_pa
     cards.append(Card.parse("Y5"))
     profile, report = calibrate(_write(tmp_path / "p", crops, cards), deck_name="partial")
     assert profile.colours == (Colour.RED, Colour.YELLOW, Colour.GREEN)
-    assert any("blue" in w and "unknown" in w for w in report.warnings)
-    assert any("yellow has no picture of its 11" in w for w in report.warnings)
-    assert profile.warnings == report.warnings[:len(profile.warnings)]
+    assert any("blue" in str(w) and "unknown" in str(w) for w in report.warnings)
+    assert any("yellow has no picture of its 11" in str(w) for w in report.warnings)
+    assert profile.warnings == [str(w) for w in report.warnings][:len(profile.warnings)]
 
 
 # --------------------------------------------------------------------- errors
@@ -196,14 +200,14 @@ def test_a_picture_without_a_card_is_left_out_and_named(tmp_path, crops, capsys)
     cv2.imwrite(str(folder / "R5_2.png"), _table_only(crops))
     profile, report = calibrate(folder, deck_name="x")
     assert report.pictures == 23 and report.left_out == ["R5_2.png"] and report.self_test == (23, 23)
-    assert report.warnings == ["R5_2.png: no card found (nothing card-shaped in it): left out"]
-    assert profile.numbers == tuple(range(1, 21)) and profile.warnings == report.warnings
+    assert [str(w) for w in report.warnings] == ["R5_2.png: no card found (nothing card-shaped in it): left out"]
+    assert profile.numbers == tuple(range(1, 21)) and profile.warnings == [str(w) for w in report.warnings]
     # the command line writes the profile and says which picture it left out, and why
     out = tmp_path / "profile"
     assert elfer(["calibrate", "--images", str(folder), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "23 pictures (1 left out: R5_2.png)" in printed
-    assert "warning: R5_2.png: no card found" in printed
+    assert "23 Bilder (1 weggelassen: R5_2.png)" in printed
+    assert "Warnung: R5_2.png: keine Karte gefunden (nichts Kartenförmiges darin): weggelassen" in printed
     assert Profile.load(out).numbers == tuple(range(1, 21))
 
 
@@ -213,7 +217,7 @@ def test_strict_fails_on_a_picture_without_a_card_and_writes_nothing(tmp_path, c
     with pytest.raises(CalibrationError, match="R5_2.png: no card found"):
         calibrate(folder, deck_name="x", strict=True)
     out = tmp_path / "profile"
-    assert elfer(["calibrate", "--images", str(folder), "--out", str(out), "--strict"]) == 2
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(out), "--strict", "--lang", "en"]) == 2
     assert "R5_2.png: no card found" in capsys.readouterr().err
     assert not out.exists()
 
@@ -228,7 +232,8 @@ def test_a_lost_picture_the_profile_needs_is_an_error_that_names_it(tmp_path, cr
     cv2.imwrite(str(few / "R5_2.png"), _table_only(crops))
     out = tmp_path / "profile"
     assert elfer(["calibrate", "--images", str(few), "--out", str(out)]) == 2
-    assert "R5_2.png: no card found" in capsys.readouterr().err
+    assert "keine Farbe hat alle 20 Karten" in (err := capsys.readouterr().err)
+    assert "weggelassen: R5_2.png: keine Karte gefunden (nichts Kartenförmiges darin)" in err
     assert not out.exists()
 
 
@@ -312,8 +317,9 @@ def test_a_poor_picture_is_named_for_a_retake(poor, tmp_path, request, capsys):
     assert report.retake == [f"{code}.png"] and report.left_out == []
     assert profile.numbers == tuple(range(1, 21))
     assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "profile")]) == 0
-    why = {"blurred": "blurred (shaken or out of focus)", "washed out": "washed out (glare or too much light)"}[poor]
-    assert f"warning: {why}: {code}.png" in capsys.readouterr().out
+    why = {"blurred": "unscharf (verwackelt oder nicht scharf gestellt)",
+           "washed out": "überstrahlt (Blendung oder zu viel Licht)"}[poor]
+    assert f"Warnung: {why}: {code}.png" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("poor", POOR)
@@ -324,7 +330,7 @@ def test_a_poor_picture_beside_a_good_one_of_its_number_teaches_no_numeral(poor,
     cv2.imwrite(str(folder / f"{code}_2.png"), spoil(crops[Card.parse(code)][0]))
     profile, report = calibrate(folder, deck_name="x")
     assert report.retake == [] and \
-        f"{code}_2.png is {poor}: its numeral was learned from the other pictures of its number" in report.warnings
+        f"{code}_2.png is {poor}: its numeral was learned from the other pictures of its number" in map(str, report.warnings)
     good_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
     number = Card.parse(code).number
     assert np.array_equal(profile.templates[number], good_only.templates[number])
@@ -376,7 +382,7 @@ def test_a_picture_whose_outline_misses_its_card_is_named_for_a_retake(grid):
     is poorly outlined, and the only picture of its number is named for a retake."""
     profile, report = calibrate(_given_outlines(grid, {"R7": _turned(20.0, down_mm=12.0)}), deck_name="x")
     assert report.retake == ["R7#1"] and "R7#1" not in report.straightened
-    assert any(w.startswith("poorly outlined (the card's edges were not found") and "R7#1" in w
+    assert any(str(w).startswith("poorly outlined (the card's edges were not found") and "R7#1" in str(w)
                for w in report.warnings)
 
 
@@ -388,7 +394,7 @@ def test_a_picture_the_profile_misreads_is_named(tmp_path, crops):
     _, report = calibrate(folder, deck_name="x")
     assert report.misread == ["R17_2.png"]
     assert report.self_test == (23, 24)
-    assert "reads only 23 of its own 24 pictures right (not R17_2.png): retake those" in report.warnings
+    assert "reads only 23 of its own 24 pictures right (not R17_2.png): retake those" in map(str, report.warnings)
 
 
 def _glare_on_left(picture: np.ndarray) -> np.ndarray:

@@ -38,7 +38,7 @@ def test_a_card_on_a_dotted_cloth_is_found_by_its_size(dotted):
 def test_a_picture_named_after_another_card_finds_no_card_and_says_why(dotted):
     located = locate(dotted.image, Card.parse("R5"))
     assert located.corners is None and located.found_by == "none"
-    assert located.problem == "nothing card-shaped in it shows a 5"
+    assert str(located.problem) == "nothing card-shaped in it shows a 5"
 
 
 def _drawn(text: str, font: str, height_px: int, at=(0.5, 0.5), size=(49, 55)) -> np.ndarray:

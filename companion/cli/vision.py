@@ -22,7 +22,7 @@ def add_commands(commands) -> None:
     read.add_argument("--json", action="store_true", help="one JSON line per picture")
     read.add_argument("--show", type=Path, metavar="OUT.png", help="draw what was seen over the picture "
                       "(several pictures: OUT-1.png, OUT-2.png, ...)")
-    add_lang(read, "the summary")
+    add_lang(read, "the summary and messages")
     read.set_defaults(run=_read)
 
     calibrate = commands.add_parser(
@@ -38,6 +38,7 @@ def add_commands(commands) -> None:
     calibrate.add_argument("--name", metavar="DECK", help="a name for the deck (default: the profile folder's name)")
     calibrate.add_argument("--strict", action="store_true",
                            help="fail (exit 2) when any picture is unusable, instead of leaving it out")
+    add_lang(calibrate, "the report and messages")
     calibrate.set_defaults(run=_calibrate)
 
 
@@ -56,9 +57,10 @@ def _read(args: argparse.Namespace) -> int:
     status = 0
     for number, path in enumerate(args.images, start=1):
         # a missing file is named as such (OpenCV would also print its own warning about it)
-        problem, frame = "no such file", None
+        texts = report.READING_TEXTS[args.lang]
+        problem, frame = texts["no_file"], None
         if path.is_file():
-            problem, frame = "cannot read it as a picture", cv2.imread(str(path), cv2.IMREAD_COLOR)
+            problem, frame = texts["not_picture"], cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             print(f"elfer read: {path}: {problem}", file=sys.stderr)
             status = 2
@@ -74,20 +76,23 @@ def _read(args: argparse.Namespace) -> int:
             out = args.show if len(args.images) == 1 else args.show.with_name(
                 f"{args.show.stem}-{number}{args.show.suffix or '.png'}")
             if not cv2.imwrite(str(out), report.draw_reading(frame, reading, args.lang)):
-                print(f"elfer read: cannot write {out}", file=sys.stderr)
+                print(f"elfer read: {texts['cannot_write'].format(path=out)}", file=sys.stderr)
                 status = 2
     return status
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from ..vision.calibrate import CalibrationError, calibrate
+    from ..vision.calibrate import REPORT_TEXTS, CalibrationError, calibrate
 
     try:
         profile, learned = calibrate(args.images, deck_name=args.name or args.out.name, strict=args.strict)
         profile.save(args.out)
-    except (CalibrationError, OSError) as error:
+    except CalibrationError as error:
+        print(f"elfer calibrate: {error.text(args.lang)}", file=sys.stderr)
+        return 2
+    except OSError as error:
         print(f"elfer calibrate: {error}", file=sys.stderr)
         return 2
-    print(learned.text())
-    print(f"profile written to {args.out}")
+    print(learned.text(args.lang))
+    print(REPORT_TEXTS[args.lang]["written"].format(out=args.out))
     return 0

@@ -45,6 +45,7 @@ import numpy as np
 
 from ..cards import COLOURS, Card, Colour
 from . import numerals, straighten
+from .calibration_notes import Note, note, ranges
 from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
 from .glyphs import glyph_map, under_glare_evened
@@ -59,7 +60,6 @@ MAX_PICTURE_SIDE = 1920
 _NAME = re.compile(r"^([rygb])(\d{1,2})(?:[-_].*)?$", re.IGNORECASE)
 _MIN_PICTURES_PER_COLOUR_FOR_SPREAD = 3
 _MIN_CONTRAST = 0.15  # a card's numerals standing out less than this from it are no print
-_RETAKE = "retake those: one whole card a picture, flat, with the play-area markers in view"
 # A picture whose print keeps less than this share of the fine detail the set's pictures
 # typically keep is blurred (shaken or out of focus). On rendered calibration pictures
 # those below it all had a defocus of 1.2 px or more or a motion smear of 4.8 px or more
@@ -73,20 +73,20 @@ _BLURRED = 0.5
 # inverse 11's 0.37; an inverse 17 under a glare spot stood at 0.10, and its washed-out
 # template read no 17 of the deck.
 _WASHED_OUT = 0.2
-_POOR = {"blurred": ("blurred (shaken or out of focus)", "held still"),  # what it is, how to retake it
-         "washed out": ("washed out (glare or too much light)", "out of the glare"),
-         "poorly outlined": ("poorly outlined (the card's edges were not found: its print is not where the other "
-                             "cards' is)", "on a plain part of the table")}
 _FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
 
 
 class CalibrationError(Exception):
-    """Pictures from which no usable profile can be made; the message says why, and
-    ``left_out`` names the pictures that could not be used."""
+    """Pictures from which no usable profile can be made; the note says why (the message
+    is its English text), and ``left_out`` names the pictures that could not be used."""
 
-    def __init__(self, message: str, left_out=()):
-        super().__init__(message)
+    def __init__(self, why: Note, left_out=()):
+        super().__init__(str(why))
+        self.note = why
         self.left_out = list(left_out)
+
+    def text(self, lang: str = "en") -> str:
+        return self.note.text(lang)
 
 
 @dataclass
@@ -104,37 +104,55 @@ class CalibrationReport:
     found_by: dict[str, int]  # how cards were found: "finder", "outline", "search" (single.py) or "given"
     straightened: list[str] = field(default_factory=list)  # pictures whose outline was moved onto the card
     self_test: tuple[int, int] = (0, 0)  # (read right, pictures)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Note] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)  # pictures left out: no card found, or no print on it
     retake: list[str] = field(default_factory=list)  # poor pictures a numeral had to be learned from
     misread: list[str] = field(default_factory=list)  # pictures the profile does not read right (the self-test)
     scaled_down: list[str] = field(default_factory=list)  # pictures larger than MAX_PICTURE_SIDE, read scaled down
 
-    def text(self) -> str:
-        left_out = f" ({len(self.left_out)} left out: {', '.join(self.left_out)})" if self.left_out else ""
-        lines = [f"deck {self.deck!r}: {self.pictures} pictures{left_out}, "
-                 f"{'inverse (colour fill)' if self.inverse else 'paper'} faces",
-                 f"  numerals learned: {_ranges(self.numbers)} ({len(self.numbers)} of 20)",
-                 f"  inks learned: {', '.join(self.colours) or 'none'}",
-                 f"  numeral box: x {self.numeral_box_mm[0]:.1f}-{self.numeral_box_mm[2]:.1f} mm, "
-                 f"y {self.numeral_box_mm[1]:.1f}-{self.numeral_box_mm[3]:.1f} mm",
-                 f"  cards found by: {', '.join(f'{k} {v}' for k, v in sorted(self.found_by.items()))}; "
-                 f"upside down: {len(self.turned)}; outlines straightened: {len(self.straightened)}",
-                 f"  reading its own pictures: {self.self_test[0]} of {self.self_test[1]} right"]
+    def text(self, lang: str = "en") -> str:
+        t = REPORT_TEXTS[lang]
+        left_out = f" ({len(self.left_out)} {t['left_out']}: {', '.join(self.left_out)})" if self.left_out else ""
+        x0, y0, x1, y1 = (_decimal(v, lang) for v in self.numeral_box_mm)
+        found_by = ", ".join(f"{t['found_by_kinds'].get(k, k)} {v}" for k, v in sorted(self.found_by.items()))
+        lines = [t["deck"].format(deck=self.deck, pictures=self.pictures, left_out=left_out,
+                                  faces=t["inverse"] if self.inverse else t["paper"]),
+                 t["numerals"].format(ranges=ranges(self.numbers, lang), count=len(self.numbers)),
+                 t["inks"].format(inks=", ".join(self.colours) or ranges([], lang)),
+                 t["box"].format(x0=x0, x1=x1, y0=y0, y1=y1),
+                 t["found"].format(found_by=found_by, turned=len(self.turned), straightened=len(self.straightened)),
+                 t["self_test"].format(right=self.self_test[0], total=self.self_test[1])]
         if self.scaled_down:
-            lines.append(f"  scaled down to {MAX_PICTURE_SIDE} px on their long side: {len(self.scaled_down)} pictures")
-        lines += [f"  warning: {w}" for w in self.warnings]
+            lines.append(t["scaled"].format(side=MAX_PICTURE_SIDE, count=len(self.scaled_down)))
+        lines += [f"  {t['warning']}: {w.text(lang)}" for w in self.warnings]
         return "\n".join(lines)
 
 
-def _ranges(numbers) -> str:
-    numbers, parts = sorted(numbers), []
-    for n in numbers:
-        if parts and n == parts[-1][1] + 1:
-            parts[-1][1] = n
-        else:
-            parts.append([n, n])
-    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in parts) or "none"
+REPORT_TEXTS = {
+    "de": {"deck": "Deck {deck!r}: {pictures} Bilder{left_out}, {faces}", "left_out": "weggelassen",
+           "inverse": "Farbfläche mit Zahlen in Papierfarbe (invers)", "paper": "Zahlen auf Papier",
+           "numerals": "  gelernte Zahlen: {ranges} ({count} von 20)", "inks": "  gelernte Farben: {inks}",
+           "box": "  Zahlenfeld: x {x0}-{x1} mm, y {y0}-{y1} mm",
+           "found": "  Karten gefunden durch: {found_by}; kopfüber: {turned}; Umrisse gerade gerückt: {straightened}",
+           "found_by_kinds": {"finder": "Kanten", "outline": "Umriss", "search": "Zahlensuche", "given": "vorgegeben"},
+           "self_test": "  liest die eigenen Bilder: {right} von {total} richtig",
+           "scaled": "  auf {side} px an der langen Seite verkleinert: {count} Bilder", "warning": "Warnung",
+           "written": "Profil geschrieben nach {out}"},
+    "en": {"deck": "deck {deck!r}: {pictures} pictures{left_out}, {faces}", "left_out": "left out",
+           "inverse": "inverse (colour fill) faces", "paper": "paper faces",
+           "numerals": "  numerals learned: {ranges} ({count} of 20)", "inks": "  inks learned: {inks}",
+           "box": "  numeral box: x {x0}-{x1} mm, y {y0}-{y1} mm",
+           "found": "  cards found by: {found_by}; upside down: {turned}; outlines straightened: {straightened}",
+           "found_by_kinds": {},
+           "self_test": "  reading its own pictures: {right} of {total} right",
+           "scaled": "  scaled down to {side} px on their long side: {count} pictures", "warning": "warning",
+           "written": "profile written to {out}"},
+}
+
+
+def _decimal(value: float, lang: str) -> str:
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if lang == "de" else text
 
 
 # --- pictures ---------------------------------------------------------------------------
@@ -154,10 +172,10 @@ def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.nda
     names of those that were; unusable folders raise :class:`CalibrationError`."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise CalibrationError(f"{folder}: " + ("a file, not a folder of pictures" if folder.exists() else "no such folder"))
+        raise CalibrationError(note("not_a_folder" if folder.exists() else "no_folder", folder=folder))
     files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
-        raise CalibrationError(f"{folder}: no pictures (.png or .jpg) in the folder")
+        raise CalibrationError(note("no_pictures", folder=folder))
     pictures: dict[Card, list[tuple[str, np.ndarray]]] = {}
     unnamed, scaled = [], []
     for path in files:
@@ -167,14 +185,14 @@ def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.nda
             continue
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
-            raise CalibrationError(f"{path}: not a readable picture")
+            raise CalibrationError(note("unreadable", path=path))
         if max(image.shape[:2]) > MAX_PICTURE_SIDE:
             image = scaled_down(image, MAX_PICTURE_SIDE)
             scaled.append(path.name)
         pictures.setdefault(card, []).append((path.name, image))
     if not pictures:
-        raise CalibrationError(f"{folder}: no picture is named by its card (like R11.png or y3-2.jpg); "
-                               f"found {', '.join(unnamed[:5])}{' ...' if len(unnamed) > 5 else ''}")
+        raise CalibrationError(note("unnamed", folder=folder,
+                                    found=", ".join(unnamed[:5]) + (" ..." if len(unnamed) > 5 else "")))
     return pictures, scaled
 
 
@@ -202,7 +220,7 @@ class _Picture:
     measurement: object = None
     turned: bool = False
     turn_evidence: float = 0.0
-    poor: str = ""  # why its numeral is not learned from it where a good picture is: a key of ``_POOR``
+    poor: str = ""  # why its numeral is not learned from it where a good picture is: a key of ``calibration_notes.POOR``
 
 
 def calibrate(images, deck_name: str, layout: Layout | None = None,
@@ -229,20 +247,19 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
                 pictures = [pictures]
             named.setdefault(card, []).extend((f"{card.code}#{i + 1}", p) for i, p in enumerate(pictures))
     if not named:
-        raise CalibrationError("no pictures given")
+        raise CalibrationError(note("no_pictures_given"))
     pictures, lost = _locate(named, layout)
     margin = round(layout.margin_mm * layout.match_px_per_mm)
     inverse = sum(looks_inverse(p.card_image, margin) for p in pictures) * 2 > len(pictures)
     for p in pictures:
         p.measurement = measure(p.card_image, inverse, layout.match_px_per_mm, margin)
-    lost += [(p.name, "no print visible on the card, its numerals do not stand out (too dark, washed out, or not "
-                      "a card)") for p in pictures if p.measurement.contrast < _MIN_CONTRAST]
+    lost += [(p.name, note("no_print")) for p in pictures if p.measurement.contrast < _MIN_CONTRAST]
     pictures = [p for p in pictures if p.measurement.contrast >= _MIN_CONTRAST]
     if lost and (strict or not pictures):
-        raise CalibrationError(f"{_lost_text(lost)}; {_RETAKE}", [name for name, _ in lost])
+        raise CalibrationError(note("cannot_use", lost=lost), [name for name, _ in lost])
     for p in pictures:
         p.glyph = glyph_map(p.measurement)
-    warnings: list[str] = [f"{_lost_text([item])}: left out" for item in lost]
+    warnings: list[Note] = [note("left_out", lost=[item]) for item in lost]
     _mark_poor(pictures, layout)
     for p in pictures:
         # as the reader sees it: a numeral half under a glare spot would teach half a numeral
@@ -253,7 +270,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     numerals.normalise(pictures, layout)
     box = numerals.learn_box(pictures, layout)
     if box is None:
-        raise CalibrationError("no centre numeral found on any card")
+        raise CalibrationError(note("no_centre_numeral"))
     layout = replace(layout, numeral_box_mm=box)
     numerals.orient(pictures, layout)
     templates = numerals.templates(pictures, layout, warnings)
@@ -262,31 +279,29 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     if not full:
         best = max(COLOURS, key=lambda c: len({p.card.number for p in by_colour[c]}))
         missing = sorted(set(NUMBERS) - {p.card.number for p in by_colour[best]})
-        raise CalibrationError(f"no colour has all 20 cards: lay out all 20 cards of one colour (the most complete, "
-                               f"{best.name.lower()}, lacks {_ranges(missing)})"
-                               + (f"; left out: {_lost_text(lost)}; {_RETAKE}" if lost else ""),
-                               [name for name, _ in lost])
+        why = (note("no_full_colour_lost", colour=best, missing=missing, lost=lost) if lost
+               else note("no_full_colour", colour=best, missing=missing))
+        raise CalibrationError(why, [name for name, _ in lost])
     numerals.measure_ink_on_strokes(pictures, templates, layout, inverse)
     inks, inks_lab, covariance = _inks(pictures, by_colour)
     for colour in COLOURS:
         if colour not in inks:
-            warnings.append(f"no picture of a {colour.name.lower()} card: {colour.name.lower()} cards will be read "
-                            f"as unknown (add its 11)")
+            warnings.append(note("no_colour", colour=colour))
         elif not any(p.card.number == 11 for p in by_colour[colour]):
-            warnings.append(f"{colour.name.lower()} has no picture of its 11 (its ink was learned from other cards)")
+            warnings.append(note("no_eleven", colour=colour))
     missing_numbers = sorted(set(NUMBERS) - set(templates))
     if missing_numbers:
-        warnings.append(f"no numeral for {_ranges(missing_numbers)}: these numbers will be read as unknown")
+        warnings.append(note("no_numeral", numbers=missing_numbers))
     bright = [p.name for p in pictures if _glare(p, layout)]
     if bright:
-        warnings.append(f"glare or uneven light on {', '.join(bright)}: retake these pictures if cards misread")
+        warnings.append(note("glare", names=bright))
 
     learned_from = {"pictures": len(pictures), "source": source,
                     "cards": " ".join(c.code for c in sorted({p.card for p in pictures})),
                     "pictures_per_colour": {c.letter: len(by_colour[c]) for c in COLOURS},
                     "full_colours": [c.letter for c in full], "date": date.today().isoformat()}
     profile = Profile(deck=deck_name, inverse=inverse, layout=layout, inks=inks, colour_covariance=covariance,
-                      templates=templates, inks_lab=inks_lab, learned_from=learned_from, warnings=list(warnings),
+                      templates=templates, inks_lab=inks_lab, learned_from=learned_from, warnings=[str(w) for w in warnings],
                       face_print=numerals.face_print(pictures, layout))
     reader = CardReader(profile)
     misread = []
@@ -304,31 +319,25 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake,
         misread=misread, scaled_down=scaled)
     if misread:
-        report.warnings.append(f"reads only {right} of its own {len(pictures)} pictures right (not "
-                               f"{', '.join(misread[:8])}{' ...' if len(misread) > 8 else ''}): retake those")
+        report.warnings.append(note("misread", right=right, total=len(pictures), names=misread))
     return profile, report
 
 
-def _lost_text(lost: list[tuple[str, str]]) -> str:
-    """Pictures that cannot be used, and why: ``R5.png: no card found (...)``."""
-    return "; ".join(f"{name}: {why}" for name, why in lost[:8]) + (" ..." if len(lost) > 8 else "")
-
-
-def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, str]]]:
+def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, Note]]]:
     """The pictures whose card is found, and (name, why) of those whose card is not."""
     pictures, lost = [], []
     for card, items in named.items():
         for name, item in items:
             image, corners = item if isinstance(item, tuple) else (item, None)
             if image is None or image.ndim != 3 or image.shape[2] != 3:
-                raise CalibrationError(f"{name}: not a colour picture")
+                raise CalibrationError(note("not_colour", name=name))
             if corners is not None:
                 corners, found_by = np.asarray(corners, np.float64), "given"
             else:
                 located = locate(image, card)
                 corners, found_by = located.corners, located.found_by
                 if corners is None:
-                    lost.append((name, f"no card found ({located.problem})"))
+                    lost.append((name, note("no_card", problem=located.problem)))
                     continue
             ordered = upright_corners(corners)
             card_image = card_for_matching(image, ordered, layout)
@@ -412,19 +421,17 @@ def _straighten(pictures: list[_Picture], layout: Layout, inverse: bool, margin:
     return moved
 
 
-def _name_poor(pictures: list[_Picture], warnings: list[str]) -> list[str]:
+def _name_poor(pictures: list[_Picture], warnings: list[Note]) -> list[str]:
     """Warns of the poor pictures; returns the names of those a numeral must be learned
     from all the same (the only pictures of their numbers), to be retaken."""
     only: dict[str, list[str]] = {}
     for p in (p for p in pictures if p.poor):
         if any(q.card.number == p.card.number and not q.poor for q in pictures):
-            warnings.append(f"{p.name} is {p.poor}: its numeral was learned from the other pictures of its number")
+            warnings.append(note("poor_beside_good", name=p.name, poor=p.poor))
         else:
             only.setdefault(p.poor, []).append(p.name)
     for poor, names in only.items():
-        why, how = _POOR[poor]
-        warnings.append(f"{why}: {', '.join(names)}; their numerals were learned from them all the same: "
-                        f"retake them, {how}, or those numbers may be misread")
+        warnings.append(note("poor_only", poor=poor, names=names))
     return [name for names in only.values() for name in names]
 
 

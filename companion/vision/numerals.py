@@ -16,6 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .calibration_notes import note
 from .digits import font_likeness, ncc
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Layout
 from .ink import Strokes, ink_on
@@ -270,7 +271,7 @@ def templates(pictures, layout: Layout, warnings: list[str]) -> dict[int, np.nda
             keep = likeness >= min(0.8, float(np.median(likeness)) - 0.1)
             odd = [p.name for p, kept in zip(group, keep) if not kept]
             if odd:
-                warnings.append(f"the {number} in {', '.join(odd)} does not look like the other {number}s: left out")
+                warnings.append(note("odd_numeral", number=number, names=odd))
             stack = [crop for crop, kept in zip(stack, keep) if kept]
         mean = np.median(np.stack(stack), axis=0) if len(stack) >= 3 else np.mean(np.stack(stack), axis=0)
         templates[number] = np.round(np.clip(mean, 0.0, 1.0) * 255).astype(np.uint8)

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..cards import Card
 from .area import PlayArea
+from .calibration_notes import Note, note
 from .digits import font_likeness
 from .find import find_cards
 from .markers import MARKER_SIZE_MM, corner_positions_mm
@@ -55,7 +56,7 @@ class Located:
 
     corners: np.ndarray | None
     found_by: str
-    problem: str = ""
+    problem: Note | None = None
 
 
 def find_card(image: np.ndarray, card: Card | None = None) -> tuple[np.ndarray | None, str]:
@@ -89,8 +90,8 @@ def locate(image: np.ndarray, card: Card | None = None) -> Located:
             # of its printed frame), the first: each source lists the most card-like first
             return Located(next(corners for score, corners in scored if score >= top - 0.05), found_by)
     if card is None or not seen_any:
-        return Located(None, "none", "nothing card-shaped in it")
-    return Located(None, "none", f"nothing card-shaped in it shows a {card.number}")
+        return Located(None, "none", note("nothing_card_shaped"))
+    return Located(None, "none", note("no_such_number", number=card.number))
 
 
 def _area_view(image: np.ndarray):

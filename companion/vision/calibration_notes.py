@@ -1,0 +1,142 @@
+"""What a calibration tells its user, in German (the default of ``elfer calibrate``) and
+English: each :class:`Note` is a kind and the values it names; ``calibrate.py`` makes
+them, the command prints them in the language asked for. ``str(note)`` is English (the
+profile keeps its warnings that way, and so do logs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Colour
+
+RETAKE = {"de": "diese neu aufnehmen: eine ganze Karte je Bild, flach, die Marker der Spielfläche im Bild",
+          "en": "retake those: one whole card a picture, flat, with the play-area markers in view"}
+
+TEMPLATES: dict[str, dict[str, str]] = {
+    # the folder and its pictures
+    "not_a_folder": {"de": "{folder}: eine Datei, kein Ordner mit Bildern",
+                     "en": "{folder}: a file, not a folder of pictures"},
+    "no_folder": {"de": "{folder}: diesen Ordner gibt es nicht", "en": "{folder}: no such folder"},
+    "no_pictures": {"de": "{folder}: keine Bilder (.png oder .jpg) im Ordner",
+                    "en": "{folder}: no pictures (.png or .jpg) in the folder"},
+    "unreadable": {"de": "{path}: kein lesbares Bild", "en": "{path}: not a readable picture"},
+    "unnamed": {"de": "{folder}: kein Bild trägt den Namen seiner Karte (wie R11.png oder y3-2.jpg); gefunden: {found}",
+                "en": "{folder}: no picture is named by its card (like R11.png or y3-2.jpg); found {found}"},
+    "no_pictures_given": {"de": "keine Bilder übergeben", "en": "no pictures given"},
+    "not_colour": {"de": "{name}: kein Farbbild", "en": "{name}: not a colour picture"},
+    # why a picture cannot be used
+    "no_card": {"de": "keine Karte gefunden ({problem})", "en": "no card found ({problem})"},
+    "nothing_card_shaped": {"de": "nichts Kartenförmiges darin", "en": "nothing card-shaped in it"},
+    "no_such_number": {"de": "nichts Kartenförmiges darin zeigt eine {number}",
+                       "en": "nothing card-shaped in it shows a {number}"},
+    "no_print": {"de": "kein Druck auf der Karte zu sehen, ihre Zahlen heben sich nicht ab (zu dunkel, überstrahlt "
+                       "oder keine Karte)",
+                 "en": "no print visible on the card, its numerals do not stand out (too dark, washed out, or not "
+                       "a card)"},
+    # the calibration fails
+    "cannot_use": {"de": "{lost}; " + RETAKE["de"], "en": "{lost}; " + RETAKE["en"]},
+    "no_centre_numeral": {"de": "auf keiner Karte eine Zahl in der Mitte gefunden",
+                          "en": "no centre numeral found on any card"},
+    "no_full_colour": {"de": "keine Farbe hat alle 20 Karten: alle 20 Karten einer Farbe auslegen (der "
+                             "vollständigsten, {colour}, fehlen {missing})",
+                       "en": "no colour has all 20 cards: lay out all 20 cards of one colour (the most complete, "
+                             "{colour}, lacks {missing})"},
+    "no_full_colour_lost": {"de": "keine Farbe hat alle 20 Karten: alle 20 Karten einer Farbe auslegen (der "
+                                  "vollständigsten, {colour}, fehlen {missing}); weggelassen: {lost}; " + RETAKE["de"],
+                            "en": "no colour has all 20 cards: lay out all 20 cards of one colour (the most "
+                                  "complete, {colour}, lacks {missing}); left out: {lost}; " + RETAKE["en"]},
+    # warnings
+    "left_out": {"de": "{lost}: weggelassen", "en": "{lost}: left out"},
+    "no_colour": {"de": "kein Bild einer {colour_adj}en Karte: {colour_adj}e Karten werden als unlesbar gemeldet "
+                        "(ihre 11 dazulegen)",
+                  "en": "no picture of a {colour} card: {colour} cards will be read as unknown (add its 11)"},
+    "no_eleven": {"de": "{colour} hat kein Bild ihrer 11 (die Farbe wurde an ihren anderen Karten gelernt)",
+                  "en": "{colour} has no picture of its 11 (its ink was learned from other cards)"},
+    "no_numeral": {"de": "keine Zahl gelernt für {numbers}: diese Zahlen werden als unlesbar gemeldet",
+                   "en": "no numeral for {numbers}: these numbers will be read as unknown"},
+    "glare": {"de": "Blendung oder ungleiches Licht auf {names}: diese Bilder neu aufnehmen, falls Karten falsch "
+                    "gelesen werden",
+              "en": "glare or uneven light on {names}: retake these pictures if cards misread"},
+    "misread": {"de": "liest nur {right} seiner {total} eigenen Bilder richtig (nicht {names}): diese neu aufnehmen",
+                "en": "reads only {right} of its own {total} pictures right (not {names}): retake those"},
+    "poor_beside_good": {"de": "{name} ist {poor_word}: seine Zahl wurde an den anderen Bildern dieser Zahl gelernt",
+                         "en": "{name} is {poor_word}: its numeral was learned from the other pictures of its number"},
+    "poor_only": {"de": "{poor}: {names}; ihre Zahlen wurden trotzdem an ihnen gelernt: neu aufnehmen, {how}, sonst "
+                        "werden diese Zahlen vielleicht falsch gelesen",
+                  "en": "{poor}: {names}; their numerals were learned from them all the same: retake them, {how}, "
+                        "or those numbers may be misread"},
+    "odd_numeral": {"de": "die {number} in {names} sieht nicht aus wie die anderen {number}en: weggelassen",
+                    "en": "the {number} in {names} does not look like the other {number}s: left out"},
+}
+
+# A poor picture: what it is in a word, and in a few, and how to retake it.
+POOR = {
+    "blurred": {"de": ("unscharf", "unscharf (verwackelt oder nicht scharf gestellt)", "ruhig gehalten"),
+                "en": ("blurred", "blurred (shaken or out of focus)", "held still")},
+    "washed out": {"de": ("überstrahlt", "überstrahlt (Blendung oder zu viel Licht)", "ohne Blendung"),
+                   "en": ("washed out", "washed out (glare or too much light)", "out of the glare")},
+    "poorly outlined": {"de": ("schlecht umrissen", "schlecht umrissen (die Kanten der Karte wurden nicht gefunden: "
+                               "ihr Druck liegt nicht, wo er bei den anderen Karten liegt)",
+                               "auf einem schlichten Teil des Tisches"),
+                        "en": ("poorly outlined", "poorly outlined (the card's edges were not found: its print is "
+                               "not where the other cards' is)", "on a plain part of the table")},
+}
+
+MOST_NAMED = 8  # pictures named in one note; more are "..."
+
+
+@dataclass(frozen=True)
+class Note:
+    """One thing a calibration tells: its ``kind`` (a key of ``TEMPLATES``) and the values
+    it names: text, numbers, a :class:`~companion.cards.Colour`, a poor picture's kind
+    (``poor``), names of pictures (``names``: a tuple), numbers as ranges (``numbers``,
+    ``missing``), other notes, or pictures with why they cannot be used (``lost``: a
+    tuple of (name, note) pairs)."""
+
+    kind: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    def text(self, lang: str = "en") -> str:
+        fields = {}
+        for key, value in self.values:
+            if isinstance(value, Note):
+                fields[key] = value.text(lang)
+            elif isinstance(value, Colour):
+                fields[key] = value.name.lower() if lang == "en" else value.label("de")
+                fields[f"{key}_adj"] = value.name.lower() if lang == "en" else value.label("de").lower()
+            elif key == "poor":
+                fields["poor_word"], fields[key], fields["how"] = POOR[value][lang]
+            elif key in ("numbers", "missing"):
+                fields[key] = ranges(value, lang)
+            elif key == "names":
+                fields[key] = ", ".join(value[:MOST_NAMED]) + (" ..." if len(value) > MOST_NAMED else "")
+            elif key == "lost":
+                fields[key] = "; ".join(f"{name}: {why.text(lang)}" for name, why in value[:MOST_NAMED]) + (
+                    " ..." if len(value) > MOST_NAMED else "")
+            else:
+                fields[key] = value
+        return TEMPLATES[self.kind][lang].format(**fields)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+def note(kind: str, **values) -> Note:
+    if kind not in TEMPLATES:
+        raise KeyError(f"no such calibration note: {kind}")
+    return Note(kind, tuple((key, tuple(value) if isinstance(value, list) else value) for key, value in values.items()))
+
+
+def ranges(numbers, lang: str = "en") -> str:
+    """``1-3, 5, 7-9``: numbers in runs."""
+    numbers, parts = sorted(numbers), []
+    for n in numbers:
+        if parts and n == parts[-1][1] + 1:
+            parts[-1][1] = n
+        else:
+            parts.append([n, n])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in parts) or ("keine" if lang == "de" else "none")
+
+
+__all__ = ["MOST_NAMED", "Note", "POOR", "RETAKE", "TEMPLATES", "note", "ranges"]
