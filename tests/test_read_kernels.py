@@ -205,6 +205,11 @@ def test_a_cards_glyph_map_is_the_numpy_one(seed, monkeypatch):
 
 
 def test_wrong_shapes_are_refused_with_a_clear_error():
+    card, rows, mask = np.ones((9, 9, 3), np.float32), np.arange(4, dtype=np.int64), np.ones((5, 5), np.uint8)
+    with pytest.raises(ValueError, match="wrong shape"):
+        read_kernels.stroke_ink(card, rows, rows[:3], 0, 0, mask, mask, (0, 0), True, np.zeros(3, bool))
+    with pytest.raises(ValueError, match="off the image"):
+        read_kernels.stroke_ink(card, rows, rows, 6, 0, mask, mask, (0, 0), False, np.zeros(3, bool))
     with pytest.raises(ValueError, match="3 pixels"):
         read_kernels._kernels.strongest(np.ones((5, 2), np.float32), 0.9, 0.3, np.empty(3, np.float32))
     with pytest.raises(ValueError, match="wrong shape"):
