@@ -106,6 +106,7 @@ def test_the_command_line_writes_a_profile_and_reports_in_german_or_english(cali
     assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "p"), "--name", "mine"]) == 0
     out = capsys.readouterr().out
     assert "gelernte Zahlen: 1-20 (20 von 20)" in out and "liest die eigenen Bilder: 23 von 23 richtig" in out
+    assert "gelernte Farben: Rot, Gelb, Grün, Blau" in out
     assert f"Profil geschrieben nach {tmp_path / 'p'}" in out
     assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "e"), "--lang", "en"]) == 0
     assert "numerals learned: 1-20 (20 of 20)" in capsys.readouterr().out

@@ -118,7 +118,7 @@ class CalibrationReport:
         lines = [t["deck"].format(deck=self.deck, pictures=self.pictures, left_out=left_out,
                                   faces=t["inverse"] if self.inverse else t["paper"]),
                  t["numerals"].format(ranges=ranges(self.numbers, lang), count=len(self.numbers)),
-                 t["inks"].format(inks=", ".join(self.colours) or ranges([], lang)),
+                 t["inks"].format(inks=", ".join(_colour_names(self.colours, lang)) or ranges([], lang)),
                  t["box"].format(x0=x0, x1=x1, y0=y0, y1=y1),
                  t["found"].format(found_by=found_by, turned=len(self.turned), straightened=len(self.straightened)),
                  t["self_test"].format(right=self.self_test[0], total=self.self_test[1])]
@@ -148,6 +148,11 @@ REPORT_TEXTS = {
            "scaled": "  scaled down to {side} px on their long side: {count} pictures", "warning": "warning",
            "written": "profile written to {out}"},
 }
+
+
+def _colour_names(letters: list[str], lang: str) -> list[str]:
+    """The inks as German names (``Rot``), or in English as the notation's letters (``R``)."""
+    return [Colour.parse(letter).label("de") for letter in letters] if lang == "de" else list(letters)
 
 
 def _decimal(value: float, lang: str) -> str:
