@@ -330,8 +330,8 @@ def test_a_poor_picture_beside_a_good_one_of_its_number_teaches_no_numeral(poor,
     folder = _write(tmp_path / "p", crops, calibration_set())
     cv2.imwrite(str(folder / f"{code}_2.png"), spoil(crops[Card.parse(code)][0]))
     profile, report = calibrate(folder, deck_name="x")
-    assert report.retake == [] and \
-        f"{code}_2.png is {poor}: its numeral was learned from the other pictures of its number" in map(str, report.warnings)
+    assert report.retake == [] and f"{code}_2.png is {poor}: its numeral was learned from the other pictures of " \
+        "its number" in map(str, report.warnings)
     good_only, _ = calibrate(_write(tmp_path / "q", crops, calibration_set()), deck_name="x")
     number = Card.parse(code).number
     assert np.array_equal(profile.templates[number], good_only.templates[number])

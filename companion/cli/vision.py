@@ -82,7 +82,8 @@ def _read(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from ..vision.calibrate import REPORT_TEXTS, CalibrationError, calibrate
+    from ..vision.calibrate import CalibrationError, calibrate
+    from ..vision.calibration_notes import REPORT_TEXTS
 
     try:
         profile, learned = calibrate(args.images, deck_name=args.name or args.out.name, strict=args.strict)

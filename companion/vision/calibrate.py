@@ -45,7 +45,7 @@ import numpy as np
 
 from ..cards import COLOURS, Card, Colour
 from . import numerals, straighten
-from .calibration_notes import Note, note, ranges
+from .calibration_notes import Note, note, report_text
 from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
 from .glyphs import glyph_map, under_glare_evened
@@ -111,53 +111,8 @@ class CalibrationReport:
     scaled_down: list[str] = field(default_factory=list)  # pictures larger than MAX_PICTURE_SIDE, read scaled down
 
     def text(self, lang: str = "en") -> str:
-        t = REPORT_TEXTS[lang]
-        left_out = f" ({len(self.left_out)} {t['left_out']}: {', '.join(self.left_out)})" if self.left_out else ""
-        x0, y0, x1, y1 = (_decimal(v, lang) for v in self.numeral_box_mm)
-        found_by = ", ".join(f"{t['found_by_kinds'].get(k, k)} {v}" for k, v in sorted(self.found_by.items()))
-        lines = [t["deck"].format(deck=self.deck, pictures=self.pictures, left_out=left_out,
-                                  faces=t["inverse"] if self.inverse else t["paper"]),
-                 t["numerals"].format(ranges=ranges(self.numbers, lang), count=len(self.numbers)),
-                 t["inks"].format(inks=", ".join(_colour_names(self.colours, lang)) or ranges([], lang)),
-                 t["box"].format(x0=x0, x1=x1, y0=y0, y1=y1),
-                 t["found"].format(found_by=found_by, turned=len(self.turned), straightened=len(self.straightened)),
-                 t["self_test"].format(right=self.self_test[0], total=self.self_test[1])]
-        if self.scaled_down:
-            lines.append(t["scaled"].format(side=MAX_PICTURE_SIDE, count=len(self.scaled_down)))
-        lines += [f"  {t['warning']}: {w.text(lang)}" for w in self.warnings]
-        return "\n".join(lines)
-
-
-REPORT_TEXTS = {
-    "de": {"deck": "Deck {deck!r}: {pictures} Bilder{left_out}, {faces}", "left_out": "weggelassen",
-           "inverse": "Farbfläche mit Zahlen in Papierfarbe (invers)", "paper": "Zahlen auf Papier",
-           "numerals": "  gelernte Zahlen: {ranges} ({count} von 20)", "inks": "  gelernte Farben: {inks}",
-           "box": "  Zahlenfeld: x {x0}-{x1} mm, y {y0}-{y1} mm",
-           "found": "  Karten gefunden durch: {found_by}; kopfüber: {turned}; Umrisse gerade gerückt: {straightened}",
-           "found_by_kinds": {"finder": "Kanten", "outline": "Umriss", "search": "Zahlensuche", "given": "vorgegeben"},
-           "self_test": "  liest die eigenen Bilder: {right} von {total} richtig",
-           "scaled": "  auf {side} px an der langen Seite verkleinert: {count} Bilder", "warning": "Warnung",
-           "written": "Profil geschrieben nach {out}"},
-    "en": {"deck": "deck {deck!r}: {pictures} pictures{left_out}, {faces}", "left_out": "left out",
-           "inverse": "inverse (colour fill) faces", "paper": "paper faces",
-           "numerals": "  numerals learned: {ranges} ({count} of 20)", "inks": "  inks learned: {inks}",
-           "box": "  numeral box: x {x0}-{x1} mm, y {y0}-{y1} mm",
-           "found": "  cards found by: {found_by}; upside down: {turned}; outlines straightened: {straightened}",
-           "found_by_kinds": {},
-           "self_test": "  reading its own pictures: {right} of {total} right",
-           "scaled": "  scaled down to {side} px on their long side: {count} pictures", "warning": "warning",
-           "written": "profile written to {out}"},
-}
-
-
-def _colour_names(letters: list[str], lang: str) -> list[str]:
-    """The inks as German names (``Rot``), or in English as the notation's letters (``R``)."""
-    return [Colour.parse(letter).label("de") for letter in letters] if lang == "de" else list(letters)
-
-
-def _decimal(value: float, lang: str) -> str:
-    text = f"{value:.1f}"
-    return text.replace(".", ",") if lang == "de" else text
+        """What it learned, what it lacks and its warnings, for people (German or English)."""
+        return report_text(self, lang, MAX_PICTURE_SIDE)
 
 
 # --- pictures ---------------------------------------------------------------------------
@@ -225,7 +180,7 @@ class _Picture:
     measurement: object = None
     turned: bool = False
     turn_evidence: float = 0.0
-    poor: str = ""  # why its numeral is not learned from it where a good picture is: a key of ``calibration_notes.POOR``
+    poor: str = ""  # why its numeral is not learned from it where a good picture is (``calibration_notes.POOR``)
 
 
 def calibrate(images, deck_name: str, layout: Layout | None = None,
@@ -306,7 +261,8 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
                     "pictures_per_colour": {c.letter: len(by_colour[c]) for c in COLOURS},
                     "full_colours": [c.letter for c in full], "date": date.today().isoformat()}
     profile = Profile(deck=deck_name, inverse=inverse, layout=layout, inks=inks, colour_covariance=covariance,
-                      templates=templates, inks_lab=inks_lab, learned_from=learned_from, warnings=[str(w) for w in warnings],
+                      templates=templates, inks_lab=inks_lab, learned_from=learned_from,
+                      warnings=[str(w) for w in warnings],
                       face_print=numerals.face_print(pictures, layout))
     reader = CardReader(profile)
     misread = []

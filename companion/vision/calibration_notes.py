@@ -1,7 +1,8 @@
 """What a calibration tells its user, in German (the default of ``elfer calibrate``) and
-English: each :class:`Note` is a kind and the values it names; ``calibrate.py`` makes
-them, the command prints them in the language asked for. ``str(note)`` is English (the
-profile keeps its warnings that way, and so do logs).
+English: its report (:func:`report_text`) and its warnings and errors, each a
+:class:`Note` (a kind and the values it names) that ``calibrate.py`` makes and the
+command prints in the language asked for. ``str(note)`` is English (the profile keeps
+its warnings that way, and so do logs).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "no_pictures": {"de": "{folder}: keine Bilder (.png oder .jpg) im Ordner",
                     "en": "{folder}: no pictures (.png or .jpg) in the folder"},
     "unreadable": {"de": "{path}: kein lesbares Bild", "en": "{path}: not a readable picture"},
-    "unnamed": {"de": "{folder}: kein Bild trägt den Namen seiner Karte (wie R11.png oder y3-2.jpg); gefunden: {found}",
+    "unnamed": {"de": "{folder}: kein Bild trägt den Namen seiner Karte (wie R11.png oder y3-2.jpg); "
+                      "gefunden: {found}",
                 "en": "{folder}: no picture is named by its card (like R11.png or y3-2.jpg); found {found}"},
     "no_pictures_given": {"de": "keine Bilder übergeben", "en": "no pictures given"},
     "not_colour": {"de": "{name}: kein Farbbild", "en": "{name}: not a colour picture"},
@@ -139,4 +141,57 @@ def ranges(numbers, lang: str = "en") -> str:
     return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in parts) or ("keine" if lang == "de" else "none")
 
 
-__all__ = ["MOST_NAMED", "Note", "POOR", "RETAKE", "TEMPLATES", "note", "ranges"]
+def report_text(report, lang: str, max_picture_side: int) -> str:
+    """A calibration's report (``calibrate.CalibrationReport``) for people: what it learned,
+    what it lacks, and its warnings."""
+    t = REPORT_TEXTS[lang]
+    left_out = f" ({len(report.left_out)} {t['left_out']}: {', '.join(report.left_out)})" if report.left_out else ""
+    x0, y0, x1, y1 = (_decimal(v, lang) for v in report.numeral_box_mm)
+    found_by = ", ".join(f"{t['found_by_kinds'].get(k, k)} {v}" for k, v in sorted(report.found_by.items()))
+    lines = [t["deck"].format(deck=report.deck, pictures=report.pictures, left_out=left_out,
+                              faces=t["inverse"] if report.inverse else t["paper"]),
+             t["numerals"].format(ranges=ranges(report.numbers, lang), count=len(report.numbers)),
+             t["inks"].format(inks=", ".join(_colour_names(report.colours, lang)) or ranges([], lang)),
+             t["box"].format(x0=x0, x1=x1, y0=y0, y1=y1),
+             t["found"].format(found_by=found_by, turned=len(report.turned), straightened=len(report.straightened)),
+             t["self_test"].format(right=report.self_test[0], total=report.self_test[1])]
+    if report.scaled_down:
+        lines.append(t["scaled"].format(side=max_picture_side, count=len(report.scaled_down)))
+    lines += [f"  {t['warning']}: {w.text(lang)}" for w in report.warnings]
+    return "\n".join(lines)
+
+
+REPORT_TEXTS = {
+    "de": {"deck": "Deck {deck!r}: {pictures} Bilder{left_out}, {faces}", "left_out": "weggelassen",
+           "inverse": "Farbfläche mit Zahlen in Papierfarbe (invers)", "paper": "Zahlen auf Papier",
+           "numerals": "  gelernte Zahlen: {ranges} ({count} von 20)", "inks": "  gelernte Farben: {inks}",
+           "box": "  Zahlenfeld: x {x0}-{x1} mm, y {y0}-{y1} mm",
+           "found": "  Karten gefunden durch: {found_by}; kopfüber: {turned}; Umrisse gerade gerückt: {straightened}",
+           "found_by_kinds": {"finder": "Kanten", "outline": "Umriss", "search": "Zahlensuche", "given": "vorgegeben"},
+           "self_test": "  liest die eigenen Bilder: {right} von {total} richtig",
+           "scaled": "  auf {side} px an der langen Seite verkleinert: {count} Bilder", "warning": "Warnung",
+           "written": "Profil geschrieben nach {out}"},
+    "en": {"deck": "deck {deck!r}: {pictures} pictures{left_out}, {faces}", "left_out": "left out",
+           "inverse": "inverse (colour fill) faces", "paper": "paper faces",
+           "numerals": "  numerals learned: {ranges} ({count} of 20)", "inks": "  inks learned: {inks}",
+           "box": "  numeral box: x {x0}-{x1} mm, y {y0}-{y1} mm",
+           "found": "  cards found by: {found_by}; upside down: {turned}; outlines straightened: {straightened}",
+           "found_by_kinds": {},
+           "self_test": "  reading its own pictures: {right} of {total} right",
+           "scaled": "  scaled down to {side} px on their long side: {count} pictures", "warning": "warning",
+           "written": "profile written to {out}"},
+}
+
+
+def _colour_names(letters: list[str], lang: str) -> list[str]:
+    """The inks as German names (``Rot``), or in English as the notation's letters (``R``)."""
+    return [Colour.parse(letter).label("de") for letter in letters] if lang == "de" else list(letters)
+
+
+def _decimal(value: float, lang: str) -> str:
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if lang == "de" else text
+
+
+__all__ = ["MOST_NAMED", "Note", "POOR", "REPORT_TEXTS", "RETAKE", "TEMPLATES", "note", "ranges",
+           "report_text"]

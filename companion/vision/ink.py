@@ -18,7 +18,6 @@ colour, not its darkness, over the paper beside it.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from dataclasses import dataclass

@@ -228,7 +228,8 @@ def _numpy_stroke_ink(normalised, rows, cols, top, left, near, ring, origin, tak
     y0, x0 = origin
     # the masks' box may reach over the card's edge where the strokes do not: cut it there
     cut_top, cut_left = max(0, -y0), max(0, -x0)
-    cut_bottom, cut_right = near.shape[0] - max(0, y0 + near.shape[0] - h), near.shape[1] - max(0, x0 + near.shape[1] - w)
+    cut_bottom = near.shape[0] - max(0, y0 + near.shape[0] - h)
+    cut_right = near.shape[1] - max(0, x0 + near.shape[1] - w)
     colour = None
     if take:
         ring_count, paper, near_count, near_sum = _numpy_ring_paper_and_near_sum(
