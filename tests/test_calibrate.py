@@ -238,6 +238,32 @@ def test_a_lost_picture_the_profile_needs_is_an_error_that_names_it(tmp_path, cr
     assert not out.exists()
 
 
+def test_black_and_white_pictures_are_an_error_and_one_among_colour_ones_is_left_out(tmp_path, crops, capsys):
+    grey = {card: [cv2.cvtColor(cv2.cvtColor(crops[card][0], cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)]
+            for card in calibration_set()}
+    folder = _write(tmp_path / "grey", grey, calibration_set())
+    out = tmp_path / "profile"
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(out)]) == 2
+    assert "alle 23 Bilder sind schwarz-weiß" in capsys.readouterr().err and not out.exists()
+    mixed = _write(tmp_path / "mixed", crops, calibration_set())
+    cv2.imwrite(str(mixed / "R5_2.png"), grey[Card.parse("R5")][0])
+    profile, report = calibrate(mixed, deck_name="x")
+    assert report.left_out == ["R5_2.png"] and report.self_test == (23, 23)
+    assert [str(w) for w in report.warnings] == [
+        "R5_2.png: a black-and-white picture: it shows no colours (take it in colour): left out"]
+
+
+def test_a_profile_that_cannot_read_its_own_pictures_is_not_made(tmp_path, crops, monkeypatch):
+    """Whatever the cause, a profile reading fewer than half of its own pictures would read no table."""
+    from companion.vision import read
+
+    def unsure(self, image, corners, *args, **kwargs):
+        return read.CardReading(None, 0.0, False)
+    monkeypatch.setattr(calibrate_module.CardReader, "read_card", unsure)
+    with pytest.raises(CalibrationError, match="reads only 0 of its own 23 pictures right"):
+        calibrate(_write(tmp_path / "p", crops, calibration_set()), deck_name="x")
+
+
 def test_fewer_than_one_full_colour_is_an_error(tmp_path, crops):
     cards = [c for c in calibration_set() if c != Card.parse("R17")]
     with pytest.raises(CalibrationError, match="all 20 cards of one colour.*lacks 17"):

@@ -17,6 +17,8 @@ SAMPLES = {
     "unnamed": {"folder": Path("karten"), "found": "urlaub.jpg"}, "no_pictures_given": {},
     "not_colour": {"name": "R1#1"}, "no_card": {"problem": note("nothing_card_shaped")},
     "nothing_card_shaped": {}, "no_such_number": {"number": 5}, "no_print": {}, "cannot_use": {"lost": LOST},
+    "black_and_white": {}, "all_black_and_white": {"count": 23},
+    "reads_too_few": {"right": 3, "total": 23, "names": ["R1.png", "R2.png"]},
     "no_centre_numeral": {}, "no_full_colour": {"colour": Colour.RED, "missing": [3, 4, 5, 18]},
     "no_full_colour_lost": {"colour": Colour.RED, "missing": [5], "lost": LOST}, "left_out": {"lost": LOST},
     "no_colour": {"colour": Colour.GREEN}, "no_eleven": {"colour": Colour.YELLOW}, "no_numeral": {"numbers": [6, 9]},

@@ -60,6 +60,11 @@ MAX_PICTURE_SIDE = 1920
 _NAME = re.compile(r"^([rygb])(\d{1,2})(?:[-_].*)?$", re.IGNORECASE)
 _MIN_PICTURES_PER_COLOUR_FOR_SPREAD = 3
 _MIN_CONTRAST = 0.15  # a card's numerals standing out less than this from it are no print
+# A picture whose channels differ by less than this on average (0-255: |B - G| + |G - R|)
+# has no colour: a black-and-white photo, or a camera set to monochrome; its inks would all
+# be grey and its profile read none of its own pictures. The bench's 92 calibration pictures
+# of the four decks showed at least 3.3 (a green 11); grey ones saved in colour, about 0.
+_MIN_CHANNEL_SPREAD = 0.75
 # A picture whose print keeps less than this share of the fine detail the set's pictures
 # typically keep is blurred (shaken or out of focus). On rendered calibration pictures
 # those below it all had a defocus of 1.2 px or more or a motion smear of 4.8 px or more
@@ -209,6 +214,8 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     if not named:
         raise CalibrationError(note("no_pictures_given"))
     pictures, lost = _locate(named, layout)
+    if not pictures and all(why.kind == "black_and_white" for _, why in lost):
+        raise CalibrationError(note("all_black_and_white", count=len(lost)), [name for name, _ in lost])
     margin = round(layout.margin_mm * layout.match_px_per_mm)
     inverse = sum(looks_inverse(p.card_image, margin) for p in pictures) * 2 > len(pictures)
     for p in pictures:
@@ -279,9 +286,19 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         straightened=straightened,
         self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake,
         misread=misread, scaled_down=scaled)
+    if right * 2 < len(pictures):  # a profile that cannot read most of its own pictures reads no table
+        raise CalibrationError(note("reads_too_few", right=right, total=len(pictures), names=misread),
+                               [name for name, _ in lost])
     if misread:
         report.warnings.append(note("misread", right=right, total=len(pictures), names=misread))
     return profile, report
+
+
+def _black_and_white(image: np.ndarray) -> bool:
+    """Whether the picture's three channels are (nearly) the same everywhere."""
+    blue, green, red = cv2.split(image)
+    spread = cv2.absdiff(blue, green).mean() + cv2.absdiff(green, red).mean()
+    return float(spread) < _MIN_CHANNEL_SPREAD
 
 
 def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, Note]]]:
@@ -292,6 +309,9 @@ def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, Note
             image, corners = item if isinstance(item, tuple) else (item, None)
             if image is None or image.ndim != 3 or image.shape[2] != 3:
                 raise CalibrationError(note("not_colour", name=name))
+            if _black_and_white(image):
+                lost.append((name, note("black_and_white")))
+                continue
             if corners is not None:
                 corners, found_by = np.asarray(corners, np.float64), "given"
             else:

@@ -32,6 +32,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "nothing_card_shaped": {"de": "nichts Kartenförmiges darin", "en": "nothing card-shaped in it"},
     "no_such_number": {"de": "nichts Kartenförmiges darin zeigt eine {number}",
                        "en": "nothing card-shaped in it shows a {number}"},
+    "black_and_white": {"de": "ein Schwarz-Weiß-Bild: es zeigt keine Farben (in Farbe aufnehmen)",
+                        "en": "a black-and-white picture: it shows no colours (take it in colour)"},
+    "all_black_and_white": {"de": "alle {count} Bilder sind schwarz-weiß: ohne Farben lernt es die Farben der Karten "
+                                  "nicht; die Bilder in Farbe aufnehmen",
+                            "en": "all {count} pictures are black and white: without colours it cannot learn the "
+                                  "cards' colours; take the pictures in colour"},
     "no_print": {"de": "kein Druck auf der Karte zu sehen, ihre Zahlen heben sich nicht ab (zu dunkel, überstrahlt "
                        "oder keine Karte)",
                  "en": "no print visible on the card, its numerals do not stand out (too dark, washed out, or not "
@@ -60,6 +66,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "glare": {"de": "Blendung oder ungleiches Licht auf {names}: diese Bilder neu aufnehmen, falls Karten falsch "
                     "gelesen werden",
               "en": "glare or uneven light on {names}: retake these pictures if cards misread"},
+    "reads_too_few": {"de": "das gelernte Profil liest nur {right} seiner {total} eigenen Bilder richtig (nicht "
+                            "{names}): so liest es keinen Tisch; " + RETAKE["de"],
+                      "en": "the profile learned reads only {right} of its own {total} pictures right (not {names}): "
+                            "it would read no table; " + RETAKE["en"]},
     "misread": {"de": "liest nur {right} seiner {total} eigenen Bilder richtig (nicht {names}): diese neu aufnehmen",
                 "en": "reads only {right} of its own {total} pictures right (not {names}): retake those"},
     "poor_beside_good": {"de": "{name} ist {poor_word}: seine Zahl wurde an den anderen Bildern dieser Zahl gelernt",
