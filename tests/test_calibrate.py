@@ -253,6 +253,18 @@ def test_black_and_white_pictures_are_an_error_and_one_among_colour_ones_is_left
         "R5_2.png: a black-and-white picture: it shows no colours (take it in colour): left out"]
 
 
+def test_a_picture_named_for_another_colour_is_an_error_that_names_it(tmp_path, crops, capsys):
+    """Y11.png showing the green 11: yellow and green would be learned as one ink, and the
+    profile would read neither."""
+    folder = _write(tmp_path / "p", crops, [c for c in calibration_set() if c != Card.parse("Y11")])
+    cv2.imwrite(str(folder / "Y11.png"), crops[Card.parse("G11")][0])
+    with pytest.raises(CalibrationError, match="the yellow and the green ink learned look alike"):
+        calibrate(folder, deck_name="x")
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "profile")]) == 2
+    assert "zeigt Y11.png wirklich eine gelbe Karte?" in capsys.readouterr().err
+    assert not (tmp_path / "profile").exists()
+
+
 def test_a_profile_that_cannot_read_its_own_pictures_is_not_made(tmp_path, crops, monkeypatch):
     """Whatever the cause, a profile reading fewer than half of its own pictures would read no table."""
     from companion.vision import read

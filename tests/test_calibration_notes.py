@@ -18,6 +18,8 @@ SAMPLES = {
     "not_colour": {"name": "R1#1"}, "no_card": {"problem": note("nothing_card_shaped")},
     "nothing_card_shaped": {}, "no_such_number": {"number": 5}, "no_print": {}, "cannot_use": {"lost": LOST},
     "black_and_white": {}, "all_black_and_white": {"count": 23},
+    "inks_alike": {"first": Colour.YELLOW, "second": Colour.GREEN, "apart": 0, "suspect": Colour.YELLOW,
+                   "names": ["Y11.png"]},
     "reads_too_few": {"right": 3, "total": 23, "names": ["R1.png", "R2.png"]},
     "no_centre_numeral": {}, "no_full_colour": {"colour": Colour.RED, "missing": [3, 4, 5, 18]},
     "no_full_colour_lost": {"colour": Colour.RED, "missing": [5], "lost": LOST}, "left_out": {"lost": LOST},

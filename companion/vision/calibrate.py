@@ -33,6 +33,8 @@ picture instead.
 from __future__ import annotations
 
 import argparse
+import itertools
+import math
 import re
 import sys
 import tempfile
@@ -65,6 +67,10 @@ _MIN_CONTRAST = 0.15  # a card's numerals standing out less than this from it ar
 # be grey and its profile read none of its own pictures. The bench's 92 calibration pictures
 # of the four decks showed at least 3.3 (a green 11); grey ones saved in colour, about 0.
 _MIN_CHANNEL_SPREAD = 0.75
+# Two inks whose hues lie closer than this (degrees) are one colour learned twice: a
+# picture named for another colour (Y11.png showing the green 11). The bench's four decks
+# and the shipped profile keep every pair at least 41.8 degrees apart (red and yellow).
+_MIN_INKS_APART_DEG = 15.0
 # A picture whose print keeps less than this share of the fine detail the set's pictures
 # typically keep is blurred (shaken or out of focus). On rendered calibration pictures
 # those below it all had a defocus of 1.2 px or more or a motion smear of 4.8 px or more
@@ -251,6 +257,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         raise CalibrationError(why, [name for name, _ in lost])
     numerals.measure_ink_on_strokes(pictures, templates, layout, inverse)
     inks, inks_lab, covariance = _inks(pictures, by_colour)
+    _check_inks_apart(inks, by_colour, [name for name, _ in lost])
     for colour in COLOURS:
         if colour not in inks:
             warnings.append(note("no_colour", colour=colour))
@@ -292,6 +299,18 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     if misread:
         report.warnings.append(note("misread", right=right, total=len(pictures), names=misread))
     return profile, report
+
+
+def _check_inks_apart(inks: dict, by_colour: dict, left_out: list[str]) -> None:
+    """Raises :class:`CalibrationError` where two colours' inks have (nearly) the same hue,
+    naming the pictures of the one learned from fewer pictures: the likelier misnamed."""
+    hues = {colour: math.degrees(math.atan2(chroma[1], chroma[0])) for colour, chroma in inks.items()}
+    for first, second in itertools.combinations(hues, 2):
+        apart = abs((hues[first] - hues[second] + 180.0) % 360.0 - 180.0)
+        if apart < _MIN_INKS_APART_DEG:
+            suspect = min((first, second), key=lambda colour: len(by_colour[colour]))
+            raise CalibrationError(note("inks_alike", first=first, second=second, apart=round(apart),
+                                        suspect=suspect, names=[p.name for p in by_colour[suspect]]), left_out)
 
 
 def _black_and_white(image: np.ndarray) -> bool:

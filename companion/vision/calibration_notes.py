@@ -70,6 +70,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
                             "{names}): so liest es keinen Tisch; " + RETAKE["de"],
                       "en": "the profile learned reads only {right} of its own {total} pictures right (not {names}): "
                             "it would read no table; " + RETAKE["en"]},
+    "inks_alike": {"de": "die gelernten Farben {first} und {second} sehen gleich aus (ihre Farbtöne liegen {apart}° "
+                         "auseinander): zeigt {names} wirklich eine {suspect_adj}e Karte? Umbenennen oder neu "
+                         "aufnehmen",
+                   "en": "the {first} and the {second} ink learned look alike (their hues lie {apart} degrees apart): "
+                         "is {names} really a picture of a {suspect} card? Rename it or retake it"},
     "misread": {"de": "liest nur {right} seiner {total} eigenen Bilder richtig (nicht {names}): diese neu aufnehmen",
                 "en": "reads only {right} of its own {total} pictures right (not {names}): retake those"},
     "poor_beside_good": {"de": "{name} ist {poor_word}: seine Zahl wurde an den anderen Bildern dieser Zahl gelernt",
