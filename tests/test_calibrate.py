@@ -174,6 +174,18 @@ def test_a_missing_or_empty_folder_is_an_error(tmp_path):
         calibrate(tmp_path / "empty", deck_name="x")
 
 
+def test_pictures_in_a_format_it_cannot_read_are_named_with_what_to_do(tmp_path, capsys):
+    """An iPhone saves HEIC by default: the folder is not empty, its pictures are unreadable."""
+    phone = tmp_path / "phone"
+    phone.mkdir()
+    for code in ("R1", "R2", "Y11"):
+        (phone / f"{code}.HEIC").write_bytes(b"ftypheic")
+    assert elfer(["calibrate", "--images", str(phone), "--out", str(tmp_path / "profile")]) == 2
+    assert "Bilder als .heic, die es nicht lesen kann: als JPEG speichern" in capsys.readouterr().err
+    with pytest.raises(CalibrationError, match=r"pictures saved as \.heic, which it cannot read: save them as JPEG"):
+        calibrate(phone, deck_name="x")
+
+
 def test_pictures_without_card_names_are_an_error(tmp_path, crops):
     folder = tmp_path / "unnamed"
     folder.mkdir()

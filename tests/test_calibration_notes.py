@@ -14,6 +14,7 @@ LOST = [("R5.png", note("no_card", problem=note("no_such_number", number=5)))]
 SAMPLES = {
     "not_a_folder": {"folder": Path("cards.png")}, "no_folder": {"folder": Path("karten")},
     "no_pictures": {"folder": Path("karten")}, "unreadable": {"path": Path("karten/R1.png")},
+    "unreadable_format": {"folder": Path("karten"), "formats": ".heic"},
     "unnamed": {"folder": Path("karten"), "found": "urlaub.jpg"}, "no_pictures_given": {},
     "not_colour": {"name": "R1#1"}, "no_card": {"problem": note("nothing_card_shaped")},
     "nothing_card_shaped": {}, "no_such_number": {"number": 5}, "no_print": {}, "cannot_use": {"lost": LOST},

@@ -55,6 +55,8 @@ from .read import CardReader, card_for_matching, upright_corners
 from .single import locate
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+# pictures a camera or phone may save that OpenCV does not read: named, with what to do
+UNREADABLE_SUFFIXES = (".heic", ".heif", ".dng", ".raw", ".cr2", ".cr3", ".nef", ".arw")
 # A picture larger than this on its long side (a phone's photo, a camera module's full-size
 # still) is scaled down to it as it loads: the camera above the table reads 1280 x 720 frames,
 # and 23 pictures of 3840 x 2160 took five times as long and five times the memory.
@@ -146,6 +148,9 @@ def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.nda
         raise CalibrationError(note("not_a_folder" if folder.exists() else "no_folder", folder=folder))
     files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
+        unreadable = sorted({p.suffix.lower() for p in folder.iterdir() if p.suffix.lower() in UNREADABLE_SUFFIXES})
+        if unreadable:
+            raise CalibrationError(note("unreadable_format", folder=folder, formats=", ".join(unreadable)))
         raise CalibrationError(note("no_pictures", folder=folder))
     pictures: dict[Card, list[tuple[str, np.ndarray]]] = {}
     unnamed, scaled = [], []

@@ -21,6 +21,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "no_folder": {"de": "{folder}: diesen Ordner gibt es nicht", "en": "{folder}: no such folder"},
     "no_pictures": {"de": "{folder}: keine Bilder (.png oder .jpg) im Ordner",
                     "en": "{folder}: no pictures (.png or .jpg) in the folder"},
+    "unreadable_format": {"de": "{folder}: Bilder als {formats}, die es nicht lesen kann: als JPEG speichern (auf "
+                                "einem iPhone: Einstellungen > Kamera > Formate > Maximale Kompatibilität)",
+                          "en": "{folder}: pictures saved as {formats}, which it cannot read: save them as JPEG (on "
+                                "an iPhone: Settings > Camera > Formats > Most Compatible)"},
     "unreadable": {"de": "{path}: kein lesbares Bild", "en": "{path}: not a readable picture"},
     "unnamed": {"de": "{folder}: kein Bild trägt den Namen seiner Karte (wie R11.png oder y3-2.jpg); "
                       "gefunden: {found}",
