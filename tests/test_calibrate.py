@@ -186,6 +186,13 @@ def test_pictures_in_a_format_it_cannot_read_are_named_with_what_to_do(tmp_path,
         calibrate(phone, deck_name="x")
 
 
+def test_a_picture_in_a_format_it_cannot_read_among_the_others_is_named(tmp_path, crops):
+    folder = _write(tmp_path / "p", crops, [c for c in calibration_set() if c != Card.parse("R5")])
+    (folder / "R5.HEIC").write_bytes(b"ftypheic")
+    with pytest.raises(CalibrationError, match=r"lacks 5\); left out: R5.HEIC: a format it cannot read"):
+        calibrate(folder, deck_name="x")
+
+
 def test_pictures_without_card_names_are_an_error(tmp_path, crops):
     folder = tmp_path / "unnamed"
     folder.mkdir()

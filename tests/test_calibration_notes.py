@@ -18,7 +18,7 @@ SAMPLES = {
     "unnamed": {"folder": Path("karten"), "found": "urlaub.jpg"}, "no_pictures_given": {},
     "not_colour": {"name": "R1#1"}, "no_card": {"problem": note("nothing_card_shaped")},
     "nothing_card_shaped": {}, "no_such_number": {"number": 5}, "no_print": {}, "cannot_use": {"lost": LOST},
-    "black_and_white": {}, "all_black_and_white": {"count": 23},
+    "black_and_white": {}, "all_black_and_white": {"count": 23}, "file_format": {},
     "inks_alike": {"first": Colour.YELLOW, "second": Colour.GREEN, "apart": 0, "suspect": Colour.YELLOW,
                    "names": ["Y11.png"]},
     "reads_too_few": {"right": 3, "total": 23, "names": ["R1.png", "R2.png"]},

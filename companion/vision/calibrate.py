@@ -140,9 +140,10 @@ def card_of_filename(name: str) -> Card | None:
     return Card(Colour.parse(match[1]), number) if 1 <= number <= 20 else None
 
 
-def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.ndarray]]], list[str]]:
-    """The pictures of a folder by card, each scaled down to ``MAX_PICTURE_SIDE``, and the
-    names of those that were; unusable folders raise :class:`CalibrationError`."""
+def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.ndarray]]], list[str], list[str]]:
+    """The pictures of a folder by card, each scaled down to ``MAX_PICTURE_SIDE``; the names
+    of those that were; and of pictures named by a card in a format it cannot read
+    (``UNREADABLE_SUFFIXES``). Unusable folders raise :class:`CalibrationError`."""
     folder = Path(folder)
     if not folder.is_dir():
         raise CalibrationError(note("not_a_folder" if folder.exists() else "no_folder", folder=folder))
@@ -169,7 +170,9 @@ def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.nda
     if not pictures:
         raise CalibrationError(note("unnamed", folder=folder,
                                     found=", ".join(unnamed[:5]) + (" ..." if len(unnamed) > 5 else "")))
-    return pictures, scaled
+    unreadable = sorted(p.name for p in folder.iterdir()
+                        if p.suffix.lower() in UNREADABLE_SUFFIXES and card_of_filename(p.name) is not None)
+    return pictures, scaled, unreadable
 
 
 def scaled_down(image: np.ndarray, max_side: int) -> np.ndarray:
@@ -211,10 +214,10 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     pictures left cannot make a usable profile.
     """
     layout = layout or Layout()
-    source, scaled = "pictures", []
+    source, scaled, unreadable = "pictures", [], []
     if isinstance(images, (str, Path)):
         source = str(images)
-        named, scaled = load_pictures(images)
+        named, scaled, unreadable = load_pictures(images)
     else:
         named = {}
         for key, pictures in dict(images).items():
@@ -225,6 +228,7 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     if not named:
         raise CalibrationError(note("no_pictures_given"))
     pictures, lost = _locate(named, layout)
+    lost = [(name, note("file_format")) for name in unreadable] + lost
     if not pictures and all(why.kind == "black_and_white" for _, why in lost):
         raise CalibrationError(note("all_black_and_white", count=len(lost)), [name for name, _ in lost])
     margin = round(layout.margin_mm * layout.match_px_per_mm)

@@ -36,6 +36,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "nothing_card_shaped": {"de": "nichts Kartenförmiges darin", "en": "nothing card-shaped in it"},
     "no_such_number": {"de": "nichts Kartenförmiges darin zeigt eine {number}",
                        "en": "nothing card-shaped in it shows a {number}"},
+    "file_format": {"de": "ein Format, das es nicht lesen kann (als JPEG speichern)",
+                    "en": "a format it cannot read (save it as JPEG)"},
     "black_and_white": {"de": "ein Schwarz-Weiß-Bild: es zeigt keine Farben (in Farbe aufnehmen)",
                         "en": "a black-and-white picture: it shows no colours (take it in colour)"},
     "all_black_and_white": {"de": "alle {count} Bilder sind schwarz-weiß: ohne Farben lernt es die Farben der Karten "
