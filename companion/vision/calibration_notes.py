@@ -133,16 +133,20 @@ class Note:
             elif key in ("numbers", "missing"):
                 fields[key] = ranges(value, lang)
             elif key == "names":
-                fields[key] = ", ".join(value[:MOST_NAMED]) + (" ..." if len(value) > MOST_NAMED else "")
+                fields[key] = _listed(value, ", ")
             elif key == "lost":
-                fields[key] = "; ".join(f"{name}: {why.text(lang)}" for name, why in value[:MOST_NAMED]) + (
-                    " ..." if len(value) > MOST_NAMED else "")
+                fields[key] = _listed([f"{name}: {why.text(lang)}" for name, why in value], "; ")
             else:
                 fields[key] = value
         return TEMPLATES[self.kind][lang].format(**fields)
 
     def __str__(self) -> str:
         return self.text("en")
+
+
+def _listed(items, separator: str) -> str:
+    """The first ``MOST_NAMED`` items, and "..." where there are more."""
+    return separator.join(items[:MOST_NAMED]) + (" ..." if len(items) > MOST_NAMED else "")
 
 
 def note(kind: str, **values) -> Note:
