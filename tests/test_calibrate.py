@@ -113,6 +113,9 @@ def test_the_command_line_writes_a_profile_and_reports_in_german_or_english(cali
     assert json.loads((tmp_path / "p" / "profile.json").read_text())["deck"] == "mine"
     assert elfer(["calibrate", "--images", str(tmp_path / "nothing"), "--out", str(tmp_path / "q")]) == 2
     assert not (tmp_path / "q").exists()
+    (tmp_path / "a file").write_text("not a folder")
+    assert elfer(["calibrate", "--images", str(folder), "--out", str(tmp_path / "a file")]) == 2
+    assert f"kann das Profil nicht nach {tmp_path / 'a file'} schreiben" in capsys.readouterr().err
 
 
 def test_pictures_larger_than_the_cap_are_scaled_down_and_teach_the_same(crops, tmp_path, monkeypatch):

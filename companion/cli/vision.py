@@ -84,16 +84,20 @@ def _read(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     from ..vision.calibrate import CalibrationError, calibrate
     from ..vision.calibration_notes import REPORT_TEXTS
+    from ..vision.profile import ProfileError
 
+    texts = REPORT_TEXTS[args.lang]
     try:
         profile, learned = calibrate(args.images, deck_name=args.name or args.out.name, strict=args.strict)
-        profile.save(args.out)
     except CalibrationError as error:
         print(f"elfer calibrate: {error.text(args.lang)}", file=sys.stderr)
         return 2
-    except OSError as error:
-        print(f"elfer calibrate: {error}", file=sys.stderr)
+    try:
+        profile.save(args.out)
+    except (OSError, ProfileError) as error:
+        why = getattr(error, "strerror", None) or error
+        print(f"elfer calibrate: {texts['not_written'].format(out=args.out, error=why)}", file=sys.stderr)
         return 2
     print(learned.text(args.lang))
-    print(REPORT_TEXTS[args.lang]["written"].format(out=args.out))
+    print(texts["written"].format(out=args.out))
     return 0

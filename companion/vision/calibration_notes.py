@@ -195,7 +195,8 @@ REPORT_TEXTS = {
            "found_by_kinds": {"finder": "Kanten", "outline": "Umriss", "search": "Zahlensuche", "given": "vorgegeben"},
            "self_test": "  liest die eigenen Bilder: {right} von {total} richtig",
            "scaled": "  auf {side} px an der langen Seite verkleinert: {count} Bilder", "warning": "Warnung",
-           "written": "Profil geschrieben nach {out}"},
+           "written": "Profil geschrieben nach {out}",
+           "not_written": "kann das Profil nicht nach {out} schreiben ({error})"},
     "en": {"deck": "deck {deck!r}: {pictures} pictures{left_out}, {faces}", "left_out": "left out",
            "inverse": "inverse (colour fill) faces", "paper": "paper faces",
            "numerals": "  numerals learned: {ranges} ({count} of 20)", "inks": "  inks learned: {inks}",
@@ -204,7 +205,8 @@ REPORT_TEXTS = {
            "found_by_kinds": {},
            "self_test": "  reading its own pictures: {right} of {total} right",
            "scaled": "  scaled down to {side} px on their long side: {count} pictures", "warning": "warning",
-           "written": "profile written to {out}"},
+           "written": "profile written to {out}",
+           "not_written": "cannot write the profile to {out} ({error})"},
 }
 
 
