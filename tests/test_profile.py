@@ -3,6 +3,8 @@ folder, and every kind of broken folder is a clear ProfileError naming file and 
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import shutil
 
@@ -196,14 +198,32 @@ def test_a_profile_is_validated_when_made(shipped):
                 colour_covariance=shipped.colour_covariance, templates=shipped.templates)
 
 
-def test_an_interrupted_save_leaves_no_profile(folder, shipped, monkeypatch):
-    def fail(*args, **kwargs):
-        raise OSError("disk full")
-    monkeypatch.setattr(cv2, "imwrite", fail)
-    with pytest.raises(OSError):
+def test_a_save_that_fails_keeps_the_profile_that_was_there(folder, shipped, monkeypatch):
+    """Calibrating again into a profile's folder on a full disk: the old profile still loads."""
+    (folder / "notes.txt").write_text("our deck, calibrated at grandma's")
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    writes = []
+
+    def fail_after_a_few(path, image, *args):
+        writes.append(path)
+        if len(writes) > 3:
+            raise OSError("disk full")
+        return cv2.imencode(".png", image)[1].tofile(path) is None
+    monkeypatch.setattr(cv2, "imwrite", fail_after_a_few)
+    with pytest.raises(OSError, match="disk full"):
         shipped.save(folder)
-    with pytest.raises(ProfileError, match="missing"):
-        Profile.load(folder)
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == before  # the staging folder went too
+    assert Profile.load(folder).numbers == shipped.numbers
+
+
+def test_a_save_over_a_profile_replaces_it_and_keeps_other_files(folder, shipped):
+    (folder / "notes.txt").write_text("our deck")
+    (folder / "numeral_21.png").write_bytes(b"a stale numeral")
+    smaller = dataclasses.replace(shipped, templates={n: shipped.templates[n] for n in range(1, 12)})
+    smaller.save(folder)
+    assert Profile.load(folder).numbers == tuple(range(1, 12))
+    assert not (folder / "numeral_12.png").exists() and not (folder / "numeral_21.png").exists()
+    assert (folder / "notes.txt").read_text() == "our deck" and not (folder / ".saving").exists()
 
 
 def test_a_copied_profile_folder_loads_anywhere(folder, tmp_path):

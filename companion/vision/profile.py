@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -82,6 +83,7 @@ class ProfileError(Exception):
 
 
 FACE_PRINT_FILE = "face_print.png"
+STAGING_FOLDER = ".saving"  # inside a profile folder, while it is saved
 
 
 def template_name(number: int) -> str:
@@ -238,26 +240,36 @@ class Profile:
     def save(self, folder: str | Path) -> Path:
         """Write the profile folder (created if needed); returns the path of profile.json.
 
-        The PNGs are written first and profile.json last, so a folder whose writing was
-        interrupted has no profile.json and is never taken for a whole profile.
-        """
+        Every file is written into a staging folder inside it first, so a save that fails
+        there (a full disk) leaves the profile the folder held as it was. Then the old
+        profile.json goes, the new images move into place and the new profile.json last:
+        a save interrupted in between leaves no profile.json, and the folder is never
+        taken for a whole profile. Other files in the folder stay."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
+        staging = folder / STAGING_FOLDER
+        shutil.rmtree(staging, ignore_errors=True)  # left by a save that was interrupted
+        staging.mkdir()
+        try:
+            images = {template_name(number): image for number, image in self.templates.items()}
+            if self.face_print is not None:
+                images[FACE_PRINT_FILE] = self.face_print
+            for name, image in images.items():
+                if not cv2.imwrite(str(staging / name), image):
+                    raise ProfileError(f"{folder / name}: could not write the image")
+            (staging / PROFILE_FILE).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n",
+                                                encoding="utf-8")
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         (folder / PROFILE_FILE).unlink(missing_ok=True)
         for stale in [*folder.glob("numeral_*.png"), folder / FACE_PRINT_FILE]:
-            stale.unlink(missing_ok=True)
-        images = {template_name(number): image for number, image in self.templates.items()}
-        if self.face_print is not None:
-            images[FACE_PRINT_FILE] = self.face_print
-        for name, image in images.items():
-            path = folder / name
-            if not cv2.imwrite(str(path), image):
-                raise ProfileError(f"{path}: could not write the image")
-        path = folder / PROFILE_FILE
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(path)
-        return path
+            if stale.name not in images:
+                stale.unlink(missing_ok=True)
+        for name in [*images, PROFILE_FILE]:
+            (staging / name).replace(folder / name)
+        staging.rmdir()
+        return folder / PROFILE_FILE
 
     @classmethod
     def load(cls, folder: str | Path) -> "Profile":
