@@ -87,9 +87,11 @@ def under_glare_evened(glyphs: np.ndarray, measurement: Measurement, px_per_mm: 
     return evened_strokes(glyphs, px_per_mm) if shows_glare(measurement) else glyphs
 
 
-def shows_glare(measurement: Measurement) -> bool:
-    """Whether ``GLARE_SHARE`` of the card saturates in every channel: its strokes are evened to be matched."""
-    return measurement.glare >= GLARE_SHARE
+def shows_glare(measured) -> bool:
+    """Whether ``GLARE_SHARE`` of the card saturates in every channel (``measured``: its
+    :class:`~.ink.Measurement`, or a reading that carries its ``glare`` share): its
+    strokes are evened to be matched, and no trace of a numeral does not mean no card."""
+    return measured.glare >= GLARE_SHARE
 
 
 def evened_strokes(glyphs: np.ndarray, px_per_mm: float) -> np.ndarray:

@@ -74,7 +74,7 @@ from .area import AreaView, PlayArea, frame_as_view
 from .detect import CardDetector
 from .find import CardFinder, LookIn
 from .frame_scale import guess_px_per_mm
-from .glyphs import GLARE_SHARE
+from .glyphs import shows_glare
 from .profile import Profile, default_profile
 from .read import CardReader, CardReading
 from .outlines import inside, overlap, resized, rotated, stretched
@@ -451,7 +451,7 @@ def _shows_ink(reading: CardReading) -> bool:
 
 def _shows_no_card(reading: CardReading) -> bool:
     """Read as no whole card, with no trace of a numeral and no glare spot that could hide one."""
-    return reading.match < NO_CARD_MATCH and reading.glare < GLARE_SHARE
+    return reading.match < NO_CARD_MATCH and not shows_glare(reading)
 
 
 def _covered(corners: np.ndarray, settled: list[np.ndarray]) -> bool:
