@@ -162,15 +162,16 @@ def label_places(labels: list[dict]) -> list[LabelPlace]:
                        float(np.linalg.norm(np.subtract(label["polygon"][1], label["polygon"][0])))) for label in labels]
 
 
-def names_by_label(reading, labels: list[dict]) -> tuple[dict[int, list], int, int]:
+def names_by_label(reading, labels: list[dict],
+                   places: list[LabelPlace] | None = None) -> tuple[dict[int, list], int, int]:
     """What the reading names at each labelled card (label index → the seen cards'
     codes, None for one seen but not read), how many cards it names where no card lies,
     and how many it reports there as cards that cannot be read (:func:`lies_apart`). A
     seen card belongs to the most visible labelled card (at least half of it showing)
     whose centre lies within ``NEAR_SHARE`` card widths of its own: on a pile the cards
     below lie almost exactly under the top card, and a reading of the pile is a reading
-    of its top card."""
-    places = label_places(labels)
+    of its top card. ``places``: the labels' :func:`label_places`, where the caller has them."""
+    places = label_places(labels) if places is None else places
     named_for: dict[int, list] = {}
     false_readings = empty_outlines = 0
     for seen in reading.cards:

@@ -48,8 +48,8 @@ def recorded_readings():
 def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, np.ndarray]]) -> list[dict]:
     """The missed cards of one frame's reading, each with the outlines read around it, and
     the outlines reported as a card that cannot be read where no card lies (``card`` None)."""
-    named_for, _, _ = names_by_label(reading, labels)
     places = label_places(labels)
+    named_for, _, _ = names_by_label(reading, labels, places)
     misses = []
     for index, (label, place) in enumerate(zip(labels, places)):
         names = named_for.get(index, [])
