@@ -117,10 +117,18 @@ def simulation(stats: dict, results: list, lang: str = "de") -> str:
 READING_TEXTS = {
     "de": {"area": "Spielfeld erkannt", "no_area": "keine Marker, ganzes Bild", "cards": "Karten",
            "unknown": "unlesbar", "none": "keine Karten", "no_file": "diese Datei gibt es nicht",
-           "not_picture": "kann sie nicht als Bild lesen", "cannot_write": "kann {path} nicht schreiben"},
+           "not_picture": "kann sie nicht als Bild lesen", "cannot_write": "kann {path} nicht schreiben",
+           "none_read": "keine Karte lesbar. Ein anderes Kartenspiel als das mitgelieferte? Dann erst mit "
+                        "„elfer calibrate“ anlernen und mit --profile lesen.",
+           "none_read_profile": "keine Karte lesbar. Passt das Profil zu diesem Kartenspiel und diesem Licht? "
+                                "Sonst neu anlernen (elfer calibrate)."},
     "en": {"area": "play area found", "no_area": "no markers, whole picture", "cards": "cards",
            "unknown": "unreadable", "none": "no cards", "no_file": "no such file",
-           "not_picture": "cannot read it as a picture", "cannot_write": "cannot write {path}"},
+           "not_picture": "cannot read it as a picture", "cannot_write": "cannot write {path}",
+           "none_read": "no card readable. A deck other than the shipped one? Teach it with 'elfer calibrate' "
+                        "first and read with --profile.",
+           "none_read_profile": "no card readable. Does the profile fit this deck and this light? Otherwise "
+                                "calibrate again (elfer calibrate)."},
 }
 
 
@@ -133,12 +141,22 @@ def _seen_name(seen, lang: str) -> str:
     return READING_TEXTS[lang]["unknown"] if seen.card is None else seen.card.name(lang)
 
 
-def reading(image: str, result, lang: str = "de") -> str:
-    """One line per picture: ``t/0001.jpg: Spielfeld erkannt; 2 Karten: Rot 11 (99,8 %), unlesbar (41,0 %)``."""
+NONE_READ_HINT_CARDS = 3
+"""Seen cards of which none was read, from which a picture's summary asks whether the
+profile fits the deck: one unreadable card is a blurred or covered card, a whole table
+of them is most often a deck the profile does not know."""
+
+
+def reading(image: str, result, lang: str = "de", profile_given: bool = False) -> str:
+    """One line per picture: ``t/0001.jpg: Spielfeld erkannt; 2 Karten: Rot 11 (99,8 %), unlesbar (41,0 %)``,
+    and a hint when many cards were seen and none read (``profile_given``: not the shipped profile)."""
     t = READING_TEXTS[lang]
     cards = ", ".join(f"{_seen_name(seen, lang)} ({_percent(seen.confidence, lang)})" for seen in result.cards)
     count = f"{len(result.cards)} {t['cards']}: {cards}" if result.cards else t["none"]
-    return f"{image}: {t['area'] if result.area else t['no_area']}; {count}"
+    line = f"{image}: {t['area'] if result.area else t['no_area']}; {count}"
+    if len(result.cards) >= NONE_READ_HINT_CARDS and all(seen.card is None for seen in result.cards):
+        line += f" – {t['none_read_profile' if profile_given else 'none_read']}"
+    return line
 
 
 def draw_reading(frame, result, lang: str = "de"):
@@ -151,15 +169,48 @@ def draw_reading(frame, result, lang: str = "de"):
     picture = Image.fromarray(frame[..., ::-1].copy())
     draw = ImageDraw.Draw(picture)
     font = ImageFont.truetype(str(FONT_DIR / "DejaVuSans-Bold.ttf"), max(14, frame.shape[0] // 40))
-    for seen in result.cards:
-        colour = (40, 220, 60) if seen.card is not None else (255, 150, 0)
-        points = [tuple(float(v) for v in p) for p in np.asarray(seen.polygon)]
+    colours = [(40, 220, 60) if seen.card is not None else (255, 150, 0) for seen in result.cards]
+    outlines = [[tuple(float(v) for v in p) for p in np.asarray(seen.polygon)] for seen in result.cards]
+    for points, colour in zip(outlines, colours):
         draw.line(points + points[:1], fill=colour, width=3)
         draw.ellipse([points[0][0] - 5, points[0][1] - 5, points[0][0] + 5, points[0][1] + 5], fill=colour)
-        label = f"{_seen_name(seen, lang)} {_percent(seen.confidence, lang)}"
-        x = min(p[0] for p in points)
-        y = min(p[1] for p in points) - font.size - 6
-        box = draw.textbbox((x, y), label, font=font)
-        draw.rectangle([box[0] - 3, box[1] - 2, box[2] + 3, box[3] + 2], fill=(0, 0, 0))
-        draw.text((x, y), label, fill=colour, font=font)
+    labels = [f"{_seen_name(seen, lang)} {_percent(seen.confidence, lang)}" for seen in result.cards]
+    sizes = []
+    for label in labels:
+        left, top, right, bottom = draw.textbbox((0, 0), label, font=font)
+        sizes.append((right - left + 2 * _LABEL_PAD[0], bottom - top + 2 * _LABEL_PAD[1]))
+    boxes = label_boxes(outlines, sizes, (picture.width, picture.height))
+    for label, colour, box in zip(labels, colours, boxes):
+        draw.rectangle(box, fill=(0, 0, 0))
+        draw.text((box[0] + _LABEL_PAD[0], box[1] + _LABEL_PAD[1]), label, fill=colour, font=font, anchor="lt")
     return np.asarray(picture)[..., ::-1].copy()
+
+
+_LABEL_PAD = (3, 2)  # px around a label's text, inside its black box
+_LABEL_GAP = 4  # px between a card's outline and its label beside it
+
+
+def label_boxes(outlines, sizes, picture_size) -> list[tuple[int, int, int, int]]:
+    """Where each card's label goes (x0, y0, x1, y1): above its outline, else just inside
+    its top, else below it, at its left or its right end, whichever comes first that
+    lies inside the picture and over no label placed before. Where no such place is
+    left, the first one (a table crowded with cards may overlap labels, never lose one
+    off the picture's edge)."""
+    width, height = picture_size
+    placed: list[tuple[int, int, int, int]] = []
+    for points, (w, h) in zip(outlines, sizes):
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
+        tries = []
+        for y in (top - h - _LABEL_GAP, top + _LABEL_GAP, bottom + _LABEL_GAP):
+            for x in (left, right - w):
+                x0 = int(round(min(max(x, 0), max(width - w, 0))))
+                y0 = int(round(min(max(y, 0), max(height - h, 0))))
+                tries.append((x0, y0, x0 + w, y0 + h))
+        free = [box for box in tries if not any(_overlap(box, other) for other in placed)]
+        placed.append(free[0] if free else tries[0])
+    return placed
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -41,6 +41,36 @@ def test_read_summary_is_german_by_default_and_show_draws_the_picture(scene, tmp
     assert "play area found" in capsys.readouterr().out
 
 
+def test_a_deck_the_profile_does_not_know_gets_a_hint_to_calibrate_it(scene, capsys):
+    from companion.vision.profile import _shipped_profile_dir
+
+    _, entry = render_scene(10, style="inverse")  # white numerals on coloured cards: not the shipped deck
+    inverse = scene[0].with_name("inverse.jpg")
+    inverse.write_bytes(entry["jpeg"])
+    assert main(["read", str(inverse)]) == 0
+    out = capsys.readouterr().out
+    assert "keine Karte lesbar" in out and "elfer calibrate" in out and "--profile" in out
+    assert main(["read", str(inverse), "--profile", str(_shipped_profile_dir()), "--lang", "en"]) == 0
+    assert "Does the profile fit this deck" in capsys.readouterr().out
+    assert main(["read", str(scene[0])]) == 0  # the shipped deck: its cards are read, no hint
+    assert "keine Karte lesbar" not in capsys.readouterr().out
+
+
+def test_labels_drawn_over_the_picture_stay_inside_it_and_apart():
+    from companion.report import label_boxes
+
+    card = [(0, 0), (80, 0), (80, 120), (0, 120)]
+    beside = [[(x + dx, y + dy) for x, y in card] for dx, dy in [(-20, 2), (100, 0), (180, 0), (260, 0), (1230, 600)]]
+    boxes = label_boxes(beside, [(150, 24)] * len(beside), (1280, 720))
+    assert len(boxes) == len(beside)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        assert 0 <= x0 < x1 <= 1280 and 0 <= y0 < y1 <= 720, f"label {i} leaves the picture"
+        assert (x1 - x0, y1 - y0) == (150, 24)
+        for other in boxes[:i]:
+            assert not (x0 < other[2] and other[0] < x1 and y0 < other[3] and other[1] < y1), f"label {i} covers another"
+    assert boxes[3][3] <= 0 + 120 + 24 + 8 and boxes[4][1] < 600  # near their cards: above, inside or below
+
+
 def test_read_reports_an_unreadable_picture_and_a_broken_profile(scene, tmp_path, capfd):
     path, _ = scene
     assert main(["read", str(tmp_path / "missing.jpg")]) == 2

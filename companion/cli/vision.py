@@ -71,7 +71,7 @@ def _read(args: argparse.Namespace) -> int:
             print(json.dumps({"image": str(path), "area": reading.area,
                               "cards": [seen.to_json() for seen in reading.cards]}, ensure_ascii=False))
         else:
-            print(report.reading(str(path), reading, args.lang))
+            print(report.reading(str(path), reading, args.lang, profile_given=args.profile is not None))
         if args.show:
             out = args.show if len(args.images) == 1 else args.show.with_name(
                 f"{args.show.stem}-{number}{args.show.suffix or '.png'}")
