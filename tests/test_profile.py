@@ -226,6 +226,40 @@ def test_a_save_over_a_profile_replaces_it_and_keeps_other_files(folder, shipped
     assert (folder / "notes.txt").read_text() == "our deck" and not (folder / ".saving").exists()
 
 
+def test_a_save_cut_off_while_swapping_in_leaves_the_new_profile_whole(folder, shipped, monkeypatch):
+    """The power goes while the new profile's files replace the old ones: the folder
+    loads as the new profile, never as the old one's profile.json over new images, and
+    the next save finishes the job."""
+    smaller = dataclasses.replace(shipped, templates={n: shipped.templates[n] for n in range(1, 12)})
+    copy = shutil.copyfile
+    copies = []
+
+    def cut_off_after_a_few(source, target, *args, **kwargs):
+        copies.append(target)
+        if len(copies) > 5:
+            raise OSError("power cut")
+        return copy(source, target, *args, **kwargs)
+    monkeypatch.setattr(shutil, "copyfile", cut_off_after_a_few)
+    with pytest.raises(OSError, match="power cut"):
+        smaller.save(folder)
+    monkeypatch.setattr(shutil, "copyfile", copy)
+    assert not (folder / "profile.json").exists()  # the old one went first: no mixture
+    assert Profile.load(folder).numbers == tuple(range(1, 12))
+    other = dataclasses.replace(shipped, templates={n: shipped.templates[n] for n in range(1, 6)})
+    other.save(folder)
+    assert Profile.load(folder).numbers == tuple(range(1, 6))
+    assert sorted(path.name for path in folder.iterdir()) == sorted(
+        ["profile.json", "face_print.png", *(f"numeral_{n:02d}.png" for n in range(1, 6))])
+
+
+def test_a_save_cut_off_while_staging_leaves_the_old_profile(folder, shipped):
+    (folder / ".saving").mkdir()
+    (folder / ".saving" / "numeral_01.png").write_bytes(b"half a picture")  # no profile.json: not a whole profile
+    assert Profile.load(folder).numbers == tuple(range(1, 21))
+    shipped.save(folder)
+    assert not (folder / ".saving").exists()
+
+
 def test_a_copied_profile_folder_loads_anywhere(folder, tmp_path):
     shutil.copytree(folder, tmp_path / "elsewhere")
     assert Profile.load(tmp_path / "elsewhere").numbers == tuple(range(1, 21))

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -240,15 +241,18 @@ class Profile:
     def save(self, folder: str | Path) -> Path:
         """Write the profile folder (created if needed); returns the path of profile.json.
 
-        Every file is written into a staging folder inside it first, so a save that fails
-        there (a full disk) leaves the profile the folder held as it was. Then the old
-        profile.json goes, the new images move into place and the new profile.json last:
-        a save interrupted in between leaves no profile.json, and the folder is never
-        taken for a whole profile. Other files in the folder stay."""
+        Every file is written into a staging folder inside it first, and flushed to the
+        disk, so a save that fails there (a full disk) leaves the profile the folder held
+        as it was; then the staged profile is put in its place (:func:`_swap_in`). A save
+        cut off in between (the power gone) leaves the old profile or the new one, never
+        a mixture: :meth:`load` reads the staged one where profile.json is missing. Other
+        files in the folder stay."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         staging = folder / STAGING_FOLDER
-        shutil.rmtree(staging, ignore_errors=True)  # left by a save that was interrupted
+        if (staging / PROFILE_FILE).is_file() and not (folder / PROFILE_FILE).is_file():
+            _swap_in(staging, folder)  # a save cut off while swapping: its profile is the one in use
+        shutil.rmtree(staging, ignore_errors=True)  # left by a save cut off while staging
         staging.mkdir()
         try:
             images = {template_name(number): image for number, image in self.templates.items()}
@@ -257,18 +261,16 @@ class Profile:
             for name, image in images.items():
                 if not cv2.imwrite(str(staging / name), image):
                     raise ProfileError(f"{folder / name}: could not write the image")
+                _flush(staging / name)
+            # written last: a staging folder with a profile.json holds a whole profile
             (staging / PROFILE_FILE).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n",
                                                 encoding="utf-8")
+            _flush(staging / PROFILE_FILE)
+            _flush(staging)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        (folder / PROFILE_FILE).unlink(missing_ok=True)
-        for stale in [*folder.glob("numeral_*.png"), folder / FACE_PRINT_FILE]:
-            if stale.name not in images:
-                stale.unlink(missing_ok=True)
-        for name in [*images, PROFILE_FILE]:
-            (staging / name).replace(folder / name)
-        staging.rmdir()
+        _swap_in(staging, folder)
         return folder / PROFILE_FILE
 
     @classmethod
@@ -278,6 +280,9 @@ class Profile:
         path = folder / PROFILE_FILE
         if not folder.is_dir():
             raise ProfileError(f"{folder}: no such profile folder")
+        staged = folder / STAGING_FOLDER
+        if not path.exists() and (staged / PROFILE_FILE).is_file():
+            return cls.load(staged)  # a save cut off while its profile replaced the old one
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -342,6 +347,45 @@ class Profile:
                        warnings=warnings, format_version=version, face_print=face_print)
         except ProfileError as error:
             raise ProfileError(f"{path}: {error}") from None
+
+
+def _swap_in(staging: Path, folder: Path) -> None:
+    """Put the whole profile staged in ``staging`` in place of ``folder``'s: its
+    profile.json goes first and the new one comes last, so the folder never holds a
+    profile.json beside another profile's images; each file is copied whole (a part file
+    renamed), and ``staging`` stays whole until the end, for :meth:`Profile.load` to
+    fall back on."""
+    names = sorted(path.name for path in staging.iterdir() if path.name != PROFILE_FILE)
+    (folder / PROFILE_FILE).unlink(missing_ok=True)
+    _flush(folder)  # the old profile.json gone for good before its images are replaced
+    for stale in [*folder.glob("numeral_*.png"), folder / FACE_PRINT_FILE, *folder.glob(f"*{_PART}")]:
+        if stale.name not in names:
+            stale.unlink(missing_ok=True)
+    for name in [*names, PROFILE_FILE]:
+        part = folder / (name + _PART)
+        shutil.copyfile(staging / name, part)
+        _flush(part)
+        part.replace(folder / name)
+    _flush(folder)
+    shutil.rmtree(staging)
+
+
+_PART = ".part"  # a file being copied into a profile folder
+
+
+def _flush(path: Path) -> None:
+    """Flush a file's or a folder's (its entries') writes to the disk, where the system
+    lets a folder be opened for it (not on Windows)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        if path.is_dir():
+            return
+        raise
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def _read_template(path: Path, layout: Layout) -> np.ndarray:
