@@ -7,6 +7,7 @@ import dataclasses
 
 import json
 import shutil
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -237,6 +238,7 @@ def test_a_save_cut_off_while_swapping_in_leaves_the_new_profile_whole(folder, s
     def cut_off_after_a_few(source, target, *args, **kwargs):
         copies.append(target)
         if len(copies) > 5:
+            Path(target).write_bytes(Path(source).read_bytes()[:100])  # half copied
             raise OSError("power cut")
         return copy(source, target, *args, **kwargs)
     monkeypatch.setattr(shutil, "copyfile", cut_off_after_a_few)
@@ -245,11 +247,12 @@ def test_a_save_cut_off_while_swapping_in_leaves_the_new_profile_whole(folder, s
     monkeypatch.setattr(shutil, "copyfile", copy)
     assert not (folder / "profile.json").exists()  # the old one went first: no mixture
     assert Profile.load(folder).numbers == tuple(range(1, 12))
+    (folder / "notes.part").write_text("the family's own file")
     other = dataclasses.replace(shipped, templates={n: shipped.templates[n] for n in range(1, 6)})
     other.save(folder)
     assert Profile.load(folder).numbers == tuple(range(1, 6))
     assert sorted(path.name for path in folder.iterdir()) == sorted(
-        ["profile.json", "face_print.png", *(f"numeral_{n:02d}.png" for n in range(1, 6))])
+        ["profile.json", "face_print.png", "notes.part", *(f"numeral_{n:02d}.png" for n in range(1, 6))])
 
 
 def test_a_save_cut_off_while_staging_leaves_the_old_profile(folder, shipped):

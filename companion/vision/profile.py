@@ -358,7 +358,8 @@ def _swap_in(staging: Path, folder: Path) -> None:
     names = sorted(path.name for path in staging.iterdir() if path.name != PROFILE_FILE)
     (folder / PROFILE_FILE).unlink(missing_ok=True)
     _flush(folder)  # the old profile.json gone for good before its images are replaced
-    for stale in [*folder.glob("numeral_*.png"), folder / FACE_PRINT_FILE, *folder.glob(f"*{_PART}")]:
+    ours = [*folder.glob("numeral_*.png"), folder / FACE_PRINT_FILE]
+    for stale in [*ours, *(path.with_name(path.name + _PART) for path in [*ours, folder / PROFILE_FILE])]:
         if stale.name not in names:
             stale.unlink(missing_ok=True)
     for name in [*names, PROFILE_FILE]:
