@@ -664,3 +664,15 @@ def test_a_card_a_glare_spot_washes_out_is_still_reported_as_a_card_that_cannot_
     centre = np.mean(g11["polygon"], axis=0)
     assert any(seen.card is None and np.linalg.norm(seen.polygon.mean(axis=0) - centre) < 40 for seen in reading.cards)
     assert "G11" not in _named(reading)
+
+
+def test_cards_whose_paper_does_not_saturate_tell_the_paper_level_of_one_that_does(bench_profile):
+    """Scene 1625 of ``elfer bench vision`` (seed 2026, cream deck on a patterned cloth): a
+    yellow 3 lies in the bright end of a warm lamp's light, its paper saturated in red,
+    and its ink lies between yellow and green; the three cards beside it, in dimmer
+    light, saturate nothing. Their paper shows the level in this light as it is, and
+    with it the 3 is yellow (with the benchmark's profile: the test's own reads it either way)."""
+    frame, entry = _bench_scene(2026 * 100_000 + 1625, "cream", "pattern")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "Y3" in named
+    assert named <= _on_top(entry["cards"])

@@ -292,14 +292,17 @@ class CardReader:
 
     def paper_level(self, frame: np.ndarray, corners, colour: Colour) -> np.ndarray | None:
         """The paper's true level in this light (R, G, B relative to its blue), told by a
-        card whose colour is known (corners: frame pixels, any order); see
-        :meth:`InkModel.paper_level`. None where the paper does not saturate, and on an
-        inverse deck (its paper is the numerals)."""
+        card whose colour is known (corners: frame pixels, any order): where its paper
+        saturates a channel, by its ink (:meth:`InkModel.paper_level`); where it saturates
+        none, as its paper shows it (a card in a dimmer part of the light: shading dims
+        every channel alike, so it tells the level of the cards in the brighter part).
+        None on an inverse deck (its paper is the numerals)."""
         if self.profile.inverse:
             return None
         _, measurement = self._measured(frame, upright_corners(corners))
         if not measurement.clipped.any():
-            return None
+            paper = measurement.background[::-1].astype(np.float64)
+            return paper / paper[2]
         scores, offsets = self.number_scores(measurement)
         first, turned, _, _ = self._number(scores)
         return self.inks.paper_level(self._ink_of_numeral(measurement, first, turned, offsets), colour)
