@@ -676,3 +676,14 @@ def test_cards_whose_paper_does_not_saturate_tell_the_paper_level_of_one_that_do
     named = set(_named(TableReader(bench_profile("cream")).read(frame)))
     assert "Y3" in named
     assert named <= _on_top(entry["cards"])
+
+
+def test_a_card_read_whole_on_an_outline_turned_off_is_read_on_the_outline_its_edges_give(bench_profile):
+    """Scene 409 of seed 13 (cream deck on a patterned cloth): the network turned a green
+    2's outline 10° off, and there the 2's diagonal fitted a 7 (0.82) well enough to be
+    trusted. Matched below ``REFINE_RECHECK_MATCH``, it is read on the outline its edges
+    give as well, where the 2 matches better: the 2 stands, no 7 is named."""
+    frame, entry = _bench_scene(13 * 100_000 + 409, "cream", "pattern")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "G2" in named and "G7" not in named
+    assert named <= _on_top(entry["cards"])
