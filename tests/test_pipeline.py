@@ -687,3 +687,14 @@ def test_a_card_read_whole_on_an_outline_turned_off_is_read_on_the_outline_its_e
     named = set(_named(TableReader(bench_profile("cream")).read(frame)))
     assert "G2" in named and "G7" not in named
     assert named <= _on_top(entry["cards"])
+
+
+def test_a_number_in_doubt_on_its_outline_stands_where_the_edges_outline_is_sure_of_it(bench_profile):
+    """Scene 713 of ``elfer bench vision`` (seed 2026, cream deck on a patterned cloth): a
+    green 18 on an outline 3 px off its card matched 0.96, a 10 0.94: the number in
+    doubt. On the outline its edges give the 18 matches 0.95 and is sure: the same number
+    the first outline found likeliest, so it stands."""
+    frame, entry = _bench_scene(2026 * 100_000 + 713, "cream", "pattern")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "G18" in named
+    assert named <= _on_top(entry["cards"])
