@@ -698,3 +698,15 @@ def test_a_number_in_doubt_on_its_outline_stands_where_the_edges_outline_is_sure
     named = set(_named(TableReader(bench_profile("cream")).read(frame)))
     assert "G18" in named
     assert named <= _on_top(entry["cards"])
+
+
+def test_a_card_the_network_is_unsure_of_counts_on_the_edges_outline_where_that_shows_it_whole(bench_profile):
+    """Scene 664 of ``elfer bench vision`` (seed 2026, condensed deck on a patterned
+    cloth): the last card of a fanned row, a yellow 17, proposed with a low score on an
+    outline a little off, where it reads whole (0.91) but the outline's edges do not
+    show a whole card. The outline its edges give reads the same card (0.97) and shows
+    it whole: it counts."""
+    frame, entry = _bench_scene(2026 * 100_000 + 664, "condensed", "pattern")
+    named = set(_named(TableReader(bench_profile("condensed")).read(frame)))
+    assert "Y17" in named
+    assert named <= _on_top(entry["cards"])

@@ -296,7 +296,9 @@ class TableReader:
         deck's ink is read on the outline the edges support around it, or turned in
         place, where that fits better, and so is one read whole but matched below
         ``REFINE_RECHECK_MATCH``; one the network is unsure of counts only when whole
-        enough (``_whole_enough``)."""
+        enough (``_whole_enough``) on its outline, or on the edges' outline read as the
+        same card (the last card of a fanned row, its outline from the network a little
+        off: a condensed Y17 of scene 664, seed 2026)."""
         for proposal in self.detector.detect(view, look_in):
             if look_in is not None and not look_in(*proposal.corners_view.mean(axis=0)):
                 continue
@@ -319,7 +321,12 @@ class TableReader:
                 reading, corners = self._rechecked_at_guessed_scale(frame, reading, corners, resize=read_whole)
             if proposal.score < UNSURE_SCORE and self._trusted(reading) and not self._whole_enough(view, reading,
                                                                                                     corners, settled):
-                reading = dataclasses.replace(reading, card=None)
+                better = None if view.guessed else self._refined_proposal(frame, view, proposal)
+                if (better is not None and better[0].card == reading.card
+                        and self._whole_enough(view, better[0], better[1], settled)):
+                    reading, corners = better
+                else:
+                    reading = dataclasses.replace(reading, card=None)
             if self._trusted(reading):
                 settled.append(corners)
             elif proposal.score < UNSURE_SCORE and _shows_no_card(reading):
