@@ -66,6 +66,7 @@ decides:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -306,22 +307,24 @@ class TableReader:
                 continue
             reading, corners = self._read_on_numeral(frame, proposal.corners_frame)
             read_whole = self._trusted(reading)
+            # the edges' outline is asked for by up to two of the checks below: found once
+            edges = functools.cache(lambda proposal=proposal: self._refined_proposal(frame, view, proposal))
             if not read_whole and _shows_ink(reading):
-                better = (self._refined_proposal(frame, view, proposal)
+                better = (edges()
                           or (self._resized_proposal(frame, corners) if view.guessed else None)
                           or (self._stretched_proposal(frame, corners) if view.guessed else None)
                           or self._turned_proposal(frame, corners))
                 if better is not None and self._fits_better(better[0], reading):
                     reading, corners = better
             elif read_whole and reading.match < REFINE_RECHECK_MATCH and not view.guessed:
-                better = self._refined_proposal(frame, view, proposal)
+                better = edges()
                 if better is not None and better[0].match > reading.match:
                     reading, corners = better
             if view.guessed:
                 reading, corners = self._rechecked_at_guessed_scale(frame, reading, corners, resize=read_whole)
             if proposal.score < UNSURE_SCORE and self._trusted(reading) and not self._whole_enough(view, reading,
                                                                                                     corners, settled):
-                better = None if view.guessed else self._refined_proposal(frame, view, proposal)
+                better = None if view.guessed else edges()
                 if (better is not None and better[0].card == reading.card
                         and self._whole_enough(view, better[0], better[1], settled)):
                     reading, corners = better
