@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .calibration_notes import note
+from .calibration_notes import Note, note
 from .digits import font_likeness, ncc
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Layout
 from .ink import Strokes, ink_on
@@ -248,7 +248,7 @@ def _underline_side(crop: np.ndarray) -> str | None:
     return None
 
 
-def templates(pictures, layout: Layout, warnings: list[str]) -> dict[int, np.ndarray]:
+def templates(pictures, layout: Layout, warnings: list[Note]) -> dict[int, np.ndarray]:
     """Each number's template: its pictures' numeral crops, each aligned to the most
     certain one, and their median (mean of two). A picture whose numeral does not look
     like the others' (an outline that missed, a glare spot) is left out when there are
