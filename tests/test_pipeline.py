@@ -710,3 +710,20 @@ def test_a_card_the_network_is_unsure_of_counts_on_the_edges_outline_where_that_
     named = set(_named(TableReader(bench_profile("condensed")).read(frame)))
     assert "Y17" in named
     assert named <= _on_top(entry["cards"])
+
+
+@pytest.mark.parametrize("scene,style,surface,card", [(1747, "reference", "wood", "G20"), (829, "cream", "mat", "B8")])
+def test_a_card_whose_paper_saturates_every_channel_is_read_by_the_frames_paper_level(bench_profile, scene, style,
+                                                                                      surface, card):
+    """Scenes of ``elfer bench vision`` (seed 2026) where a card's paper saturates red,
+    green and blue (the bright end of a lamp's light, a glare spot) and its ink, faint
+    there, lies between two inks (a green 20 between green and yellow, 0.43; a cream blue
+    8 between blue and green, 0.79). Cards of the frame read whole in dimmer light tell
+    the paper's level relative to its blue; where blue saturates as well, that fixes the
+    paper's level up to one factor common to all three channels, and with it the card is
+    read."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
+    profile = None if style == "reference" else bench_profile(style)
+    named = set(_named(TableReader(profile).read(frame)))
+    assert card in named
+    assert named <= _on_top(entry["cards"])
