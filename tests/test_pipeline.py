@@ -727,3 +727,19 @@ def test_a_card_whose_paper_saturates_every_channel_is_read_by_the_frames_paper_
     named = set(_named(TableReader(profile).read(frame)))
     assert card in named
     assert named <= _on_top(entry["cards"])
+
+
+@pytest.mark.parametrize("scene,surface,card", [(210, "wood", "R5"), (446, "mat", "B11"), (750, "mat", "R6")])
+def test_the_halo_of_a_glare_spot_on_an_inverse_card_s_fill_is_not_taken_for_its_numeral(bench_profile, scene,
+                                                                                        surface, card):
+    """Scenes of ``elfer bench vision`` (seed 2026, inverse deck) with a glare spot on or
+    beside a card: its light fades over a few millimetres of the colour fill, and the
+    fill's level taken as the darkest within 9 mm left that halo brighter than the fill,
+    like the white numerals: a red 5 matched 0.48, a blue 11 and a red 6 showed ink where
+    the deck prints nothing and were not trusted. With the fill's level following the
+    halo (an opening) each is read."""
+    frame, entry = _bench_scene(2026 * 100_000 + scene, "inverse", surface)
+    assert entry["lighting"]["glares"]
+    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
+    assert card in named
+    assert named <= _on_top(entry["cards"])
