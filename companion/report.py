@@ -121,14 +121,20 @@ READING_TEXTS = {
            "none_read": "keine Karte lesbar. Ein anderes Kartenspiel als das mitgelieferte? Dann erst mit "
                         "„elfer calibrate“ anlernen und mit --profile lesen.",
            "none_read_profile": "keine Karte lesbar. Passt das Profil zu diesem Kartenspiel und diesem Licht? "
-                                "Sonst neu anlernen (elfer calibrate)."},
+                                "Sonst neu anlernen (elfer calibrate).",
+           "no_profile": "das Profil {folder} gibt es nicht (ein Ordner, den „elfer calibrate --out“ angelegt hat)",
+           "bad_profile": "das Profil {folder} ist nicht lesbar ({error}). Bitte das Kartenspiel neu anlernen: "
+                          "elfer calibrate --images BILDER --out {folder}"},
     "en": {"area": "play area found", "no_area": "no markers, whole picture", "cards": "cards",
            "unknown": "unreadable", "none": "no cards", "no_file": "no such file",
            "not_picture": "cannot read it as a picture", "cannot_write": "cannot write {path}",
            "none_read": "no card readable. A deck other than the shipped one? Teach it with 'elfer calibrate' "
                         "first and read with --profile.",
            "none_read_profile": "no card readable. Does the profile fit this deck and this light? Otherwise "
-                                "calibrate again (elfer calibrate)."},
+                                "calibrate again (elfer calibrate).",
+           "no_profile": "there is no profile {folder} (a folder made by 'elfer calibrate --out')",
+           "bad_profile": "the profile {folder} cannot be read ({error}). Please teach the deck again: "
+                          "elfer calibrate --images PICTURES --out {folder}"},
 }
 
 

@@ -86,7 +86,10 @@ def test_read_reports_an_unreadable_picture_and_a_broken_profile(scene, tmp_path
     broken.mkdir()
     (broken / "profile.json").write_text("{")
     assert main(["read", str(path), "--profile", str(broken)]) == 2
-    assert "profile.json" in capfd.readouterr().err
+    err = capfd.readouterr().err
+    assert "nicht lesbar" in err and "profile.json" in err and f"elfer calibrate --images BILDER --out {broken}" in err
+    assert main(["read", str(path), "--profile", str(tmp_path / "no-such-profile"), "--lang", "en"]) == 2
+    assert "there is no profile" in capfd.readouterr().err
 
 
 def test_read_a_frame_of_noise_finds_no_card(tmp_path, capsys):

@@ -49,15 +49,17 @@ def _read(args: argparse.Namespace) -> int:
     from ..vision.pipeline import TableReader
     from ..vision.profile import Profile, ProfileError
 
+    texts = report.READING_TEXTS[args.lang]
     try:
         reader = TableReader(Profile.load(args.profile) if args.profile else None)
     except ProfileError as error:
-        print(f"elfer read: {error}", file=sys.stderr)
+        # the problem itself stays as the profile names it (a file and a field): what to do is said in the user's language
+        key = "bad_profile" if args.profile.is_dir() else "no_profile"
+        print(f"elfer read: {texts[key].format(folder=args.profile, error=error)}", file=sys.stderr)
         return 2
     status = 0
     for number, path in enumerate(args.images, start=1):
         # a missing file is named as such (OpenCV would also print its own warning about it)
-        texts = report.READING_TEXTS[args.lang]
         problem, frame = texts["no_file"], None
         if path.is_file():
             problem, frame = texts["not_picture"], cv2.imread(str(path), cv2.IMREAD_COLOR)
