@@ -412,7 +412,6 @@ class InkModel:
         grey = np.maximum(absorption.sum(axis=1) / _SQRT3, 1e-3)
         return (absorption @ _OPPONENT.T) / grey[:, None], penalty, factors
 
-
     def _near_paper(self, measurement: Measurement, clipped: np.ndarray,
                     centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Factors on the ``clipped`` channels near ``centres`` (R, G, B: how far the
