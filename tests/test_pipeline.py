@@ -743,3 +743,15 @@ def test_the_halo_of_a_glare_spot_on_an_inverse_card_s_fill_is_not_taken_for_its
     named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
     assert card in named
     assert named <= _on_top(entry["cards"])
+
+
+def test_an_inverse_numeral_in_a_glare_spot_s_core_is_matched_where_it_can_show(bench_profile):
+    """Scene 150 of ``elfer bench vision`` (seed 2026, inverse deck on a cloth): a glare
+    spot's core lies on the lower stroke of a blue 2, where fill and numeral are both
+    white. Compared there too, the 2 matched 0.75, too little to be trusted as a whole
+    card; matched only where the fill leaves a numeral room to show, 0.9: it is read."""
+    frame, entry = _bench_scene(2026 * 100_000 + 150, "inverse", "cloth")
+    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
+    assert "B2" in named
+    assert named <= _on_top(entry["cards"])
+

@@ -31,6 +31,7 @@ from .read_kernels import (channel_ranks, ink_distances2, ring_paper_and_near_su
 from .read_kernels import normalised as divided
 
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
+_SATURATION = 255.0  # the sensor's (the JPEG's) maximum
 # blur and the JPEG's halved colour resolution spread a stroke's colour this far (mm) …
 STROKE_REACH_MM = 2.0
 # … and the paper's own level is read on a ring this wide around that (mm)
@@ -71,6 +72,9 @@ class Measurement:
     clipped: np.ndarray  # (R, G, B) bools: the paper saturates the sensor there, so the ink's ratio is off
     background: np.ndarray | None = None  # BGR of the card's typical background in the picture (0–255)
     glare: float = 0.0  # share of the card's inner pixels that saturate the sensor in every channel
+    # inverse decks: True where the fill is so bright that a numeral there could not show half its
+    # contrast (the sensor saturates first; see :func:`numerals_hidden`); None where nothing is
+    hidden: np.ndarray | None = None
 
 
 def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.ndarray:
@@ -124,8 +128,36 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -
     # every channel saturated (inRange: OpenCV's one pass, where numpy's min over channels is slow)
     glare = float(cv2.countNonZero(cv2.inRange(inner_card, (_CLIPPED,) * 3, (255,) * 3)))
     glare /= max((h - 2 * margin_px) * (w - 2 * margin_px), 1)
+    hidden = numerals_hidden(field, foreground, typical) if inverse else None
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical,
-                       glare)
+                       glare, hidden)
+
+
+# a numeral that could show less than this share of its contrast somewhere is not looked for there
+HIDDEN_SHARE = 0.5
+
+
+def numerals_hidden(field: np.ndarray, foreground: np.ndarray, typical: np.ndarray) -> np.ndarray | None:
+    """Where an inverse card's fill (``field``, BGR) is so bright that its white numerals
+    could not show ``HIDDEN_SHARE`` of their contrast (``foreground``: the numerals in
+    ``normalised`` units; ``typical``: the fill's typical level): glare adds the lamp's
+    light to fill and numeral alike, so their difference stays until the numeral
+    saturates the sensor; in a glare spot's core fill and numeral are both white, and
+    there a numeral shows as fill. None where the whole card can show them.
+
+    A numeral's glyph-map value at a pixel whose fill is F is its contrast there, at
+    most 255 − F per channel, over its typical contrast, weighed as the glyph map
+    weighs the channels."""
+    contrast = (foreground - 1.0).astype(np.float32)
+    norm2 = float(contrast @ contrast)
+    if norm2 < 1e-6:
+        return None
+    room = np.float32(_SATURATION) - field
+    if float(room.min()) >= float(np.max(contrast * typical)):
+        return None  # even the brightest fill leaves every channel room for a whole numeral
+    shown = np.minimum(room / typical.astype(np.float32), contrast) @ (contrast / np.float32(norm2))
+    hidden = shown < HIDDEN_SHARE
+    return hidden if hidden.any() else None
 
 
 class Strokes:
@@ -198,7 +230,8 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
                                                                      foreground).astype(np.float32)
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, inverse)
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast,
-                       measurement.foreground_share, clipped, measurement.background, measurement.glare)
+                       measurement.foreground_share, clipped, measurement.background, measurement.glare,
+                       measurement.hidden)
 
 
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:
