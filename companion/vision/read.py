@@ -240,8 +240,10 @@ class CardReader:
         self.numbers = profile.numbers
         self._t = {**DEFAULT_THRESHOLDS, **profile.thresholds}
         self.blur = float(self._t["match_blur_px"])
-        # zero-mean, unit-norm templates, upright and turned by 180°, as matrix columns
-        rows = []
+        # zero-mean, unit-norm templates, upright and turned by 180°, as matrix columns; and
+        # as they are (blurred) and squared, for matching only where numerals can show
+        # (``_scores_where_shown``)
+        rows, plain = [], []
         for turned in (False, True):
             for number in self.numbers:
                 t = profile.templates[number].astype(np.float32)
@@ -249,18 +251,10 @@ class CardReader:
                     t = cv2.GaussianBlur(t, (0, 0), self.blur)
                 if turned:
                     t = t[::-1, ::-1]
+                plain.append(t.ravel())
                 t = t - t.mean()
                 rows.append((t / max(float(np.linalg.norm(t)), 1e-6)).ravel())
         self._templates = np.ascontiguousarray(np.stack(rows).T)  # (pixels, 2 * numbers)
-        # the same as they are (blurred, not zero-mean, not unit-norm) and squared, for matching only
-        # where numerals can show (``_scores_where_shown``)
-        plain = []
-        for turned in (False, True):
-            for number in self.numbers:
-                t = profile.templates[number].astype(np.float32)
-                if self.blur > 0:
-                    t = cv2.GaussianBlur(t, (0, 0), self.blur)
-                plain.append((t[::-1, ::-1] if turned else t).ravel())
         self._plain_templates = np.ascontiguousarray(np.stack(plain).T)
         self._plain_templates2 = self._plain_templates * self._plain_templates
         # how far apart two (number, turn) templates are: their difference's length
@@ -314,7 +308,8 @@ class CardReader:
         """Shrink (in place) every template's margin below the best one's score by the
         root of the share of their difference that can show (``hidden``: the best
         window's): a margin measured on a small part of what tells two numbers apart is
-        mostly that part's noise."""
+        mostly that part's noise. A window hidden for more than half, compared whole, has
+        its margins shrunk all the same: a numeral mostly hidden is in doubt."""
         first = int(scores.argmax())
         difference = (self._templates[:, [first]] - self._templates) ** 2
         told = ((np.float32(1.0) - hidden) @ difference) / np.maximum(difference.sum(axis=0), 1e-6)
