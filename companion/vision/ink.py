@@ -77,7 +77,7 @@ class Measurement:
     hidden: np.ndarray | None = None
 
 
-def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.ndarray:
+def background_field(card: np.ndarray, inverse: bool, px_per_mm: float, opened: bool = True) -> np.ndarray:
     """The card's local background colour everywhere (float32 BGR): its paper, or on an
     inverse deck its colour fill, with numerals, frame and indices filtered out.
 
@@ -90,11 +90,17 @@ def background_field(card: np.ndarray, inverse: bool, px_per_mm: float) -> np.nd
     benchmark's seed 2026: three inverse cards more right and two yellow 11s fewer, whose
     corner-index test now sees more of the dark blue channel's noise; seeds 11 and 13:
     three and five more; none wrong). On paper a closing instead of the dilation lost
-    four cards of seed 2026 and read one more wrong on seed 13."""
+    four cards of seed 2026 and read one more wrong on seed 13. ``opened=False``: an
+    inverse card's fill is its erosion alone (see :func:`measure`)."""
     size = max(3, int(round(9 * px_per_mm)) | 1)
     kernel = _square(size)
     smooth = cv2.GaussianBlur(card, (3, 3), 0)
-    field = cv2.dilate(cv2.erode(smooth, kernel), kernel) if inverse else cv2.dilate(smooth, kernel)
+    if inverse:
+        field = cv2.erode(smooth, kernel)
+        if opened:
+            field = cv2.dilate(field, kernel)
+    else:
+        field = cv2.dilate(smooth, kernel)
     field = cv2.blur(field, (size, size))
     return cv2.max(field, (4.0, 4.0, 4.0, 4.0)).astype(np.float32)
 
@@ -106,16 +112,20 @@ def _square(size: int) -> np.ndarray:
     return square
 
 
-def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int) -> Measurement:
+def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int,
+            opened_fill: bool = True) -> Measurement:
     """Background, numerals and ink of a rectified card (uint8 BGR at ``px_per_mm``).
 
     Shading (vignette, a lamp's fall-off, shadows) multiplies the light; glare adds the
     lamp's light. Where the background is darker than the card's typical background the
     card is divided by it (a local white balance); where it is brighter, the excess is
     taken for glare and subtracted first, so the numerals under a glare spot keep their
-    shape."""
+    shape. ``opened_fill``: see :func:`background_field`; the single-card search of the
+    calibration tries every card as inverse as well, and with an opened fill there it
+    chose other outlines for paper cards (the reference deck's R18 picture was taken for
+    a poor one three times over): it keeps the erosion it was tuned with."""
     h, w = card.shape[:2]
-    field = background_field(card, inverse, px_per_mm)
+    field = background_field(card, inverse, px_per_mm, opened_fill)
     step = max(1, round(3 * px_per_mm))  # the field is smooth: a sparse sample gives its median
     sample = field[margin_px:h - margin_px:step, margin_px:w - margin_px:step].reshape(-1, 3)
     typical = channel_ranks(sample, len(sample) // 2)

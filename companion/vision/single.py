@@ -134,7 +134,7 @@ def _cardness(image: np.ndarray, corners: np.ndarray, number: int) -> float:
     margin = round(layout.margin_mm * layout.match_px_per_mm)
     likeness = 0.0
     for inverse in (False, True):
-        m = measure(card_image, inverse, layout.match_px_per_mm, margin)
+        m = measure(card_image, inverse, layout.match_px_per_mm, margin, opened_fill=False)
         if not 0.15 <= m.strength <= 2.5:
             continue
         glyph = glyph_map(m)
