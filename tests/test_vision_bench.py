@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.cards import Card
@@ -48,3 +49,21 @@ def test_a_partly_covered_card_may_be_left_unread_but_a_second_outline_may_not_c
     assert _score([_seen("R5", 100, 100)], labels).frames_right == 1
     twice = _score([_seen("R5", 100, 100), _seen("R3", 104, 100)], labels)
     assert twice.right == 0 and twice.wrong == 1 and twice.frames_right == 0
+
+
+def test_a_retaken_calibration_picture_is_not_written_into_the_cache(tmp_path):
+    """A benchmark cache keeps the calibration pictures as first taken: a picture the
+    calibration asks to retake (here a blank R5) is retaken for this run only, so the
+    next run (another version of the reader) calibrates from the same first takes and
+    retakes what it needs itself."""
+    from companion.sim.datasets import write_cards
+    from companion.vision.evaluate_read import calibrated_profiles, calibration_set
+
+    folder = tmp_path / "cache"
+    write_cards(folder / "reference", "reference", variants=1, seed=7, cards=calibration_set())
+    blank = np.full_like(cv2.imread(str(folder / "reference" / "R5.png")), 120)
+    cv2.imwrite(str(folder / "reference" / "R5.png"), blank)
+    retaken = {}
+    profile = calibrated_profiles(["reference"], seed=7, folder=folder, retaken=retaken)["reference"]
+    assert "R5" in retaken["reference"] and 5 in profile.numbers
+    assert np.array_equal(cv2.imread(str(folder / "reference" / "R5.png")), blank)

@@ -28,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .evaluate_read import calibrated_profiles
+from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
 from .area import AreaView, PlayArea, unmapped_view
 from .pipeline import TableReader
 from .search import SearchingReader
@@ -135,7 +135,7 @@ def calibrated_readers(scenes, cache: Path, mode: str = "detect") -> dict:
     """A reader (``READERS[mode]``) per deck style of ``scenes``, each style calibrated
     from its 23 pictures as ``elfer bench vision`` calibrates it."""
     styles = sorted({labels["style"] for _, labels in scenes})
-    profiles = calibrated_profiles(styles, seed=7, folder=cache / "calibration", retaken={})
+    profiles = calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE, retaken={})
     return {style: READERS[mode](profile) for style, profile in profiles.items()}
 
 
@@ -273,7 +273,7 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
     results["default"] = total
 
     retaken: dict[str, list[str]] = {}
-    profiles = calibrated_profiles(sorted(by_style), seed=7, folder=cache / "calibration", retaken=retaken)
+    profiles = calibrated_profiles(sorted(by_style), seed=7, folder=cache / CALIBRATION_CACHE, retaken=retaken)
     for style, cards in sorted(retaken.items()):
         pictures = "picture" if len(cards) == 1 else "pictures"
         print(f"calibrating {style}: {len(cards)} {pictures} retaken ({', '.join(cards)}: no card found, blurred, "

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from .bench import READERS, Score, one_core, score_frame, with_rendering_bar
-from .evaluate_read import calibrated_profiles
+from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
 from .profile import Profile
 from .stream import StreamReader
 
@@ -70,7 +70,7 @@ def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
           f"(seed {seed}), from the middle of bots' games, every style, surface, light and camera angle; "
           f"each style's profile calibrated from its 23 pictures; one core")
     if profile_of is None:
-        profile_of = calibrated_profiles(styles, seed=7, folder=cache / "calibration").__getitem__
+        profile_of = calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE).__getitem__
     results = {(name, part): Score() for name in ("stream", "whole") for part in ("all", "no hand")}
     still_ms, changed_ms, second_look_ms = [], [], []
     for entries in tqdm(rendered, unit="stream", disable=None, file=sys.stderr, leave=False, desc="reading"):

@@ -223,14 +223,23 @@ def read_labelled(reader: CardReader, frame: np.ndarray, label: dict, tally: Tal
         tally.failures.append(("wrong", truth, reading, frame, polygon, context))
 
 
+# where a benchmark cache keeps the calibration pictures as first taken (before 34th-session
+# caches also held the retakes of whichever reader made them, in "calibration")
+CALIBRATION_CACHE = "calibration-first-takes"
+
+
 def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
                         retaken: dict[str, list[str]] | None = None) -> dict[str, Profile]:
     """A profile per style, calibrated from its 23 calibration pictures (R1–R20, Y11, G11,
-    B11) as ``elfer synth cards`` renders them (written to ``folder``/style, or a temporary
-    folder). A picture the calibration names, because the card is not found in it, it is
-    blurred or washed out and the only picture of its number, or the profile misreads it,
-    is retaken, as a family would: the next variant of that card replaces it (``retaken``, when given, collects
-    the cards per style)."""
+    B11) as ``elfer synth cards`` renders them (written to ``folder``/style once and kept
+    there, or to a temporary folder). A picture the calibration names, because the card
+    is not found in it, it is blurred or washed out and the only picture of its number,
+    or the profile misreads it, is retaken, as a family would: the next variant of that
+    card replaces it (``retaken``, when given, collects the cards per style). Retakes go
+    to a working copy, never into ``folder``: a cache holding the retakes of one version
+    of the reader would spare the next version the retakes it needs, so every run
+    calibrates as a fresh checkout does."""
+    import shutil
     import tempfile
 
     from ..sim.datasets import write_cards
@@ -239,9 +248,11 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
     profiles = {}
     with tempfile.TemporaryDirectory() as tmp:
         for style in styles:
-            out = Path(folder or tmp) / style
-            if not any(out.glob("*.png")):
-                write_cards(out, style, variants=1, seed=seed, cards=calibration_set())
+            kept = Path(folder) / style if folder is not None else Path(tmp) / "first-takes" / style
+            if not any(kept.glob("*.png")):
+                write_cards(kept, style, variants=1, seed=seed, cards=calibration_set())
+            out = Path(tmp) / "retakes" / style
+            shutil.copytree(kept, out)
             for retake in range(2, 7):
                 try:
                     profiles[style], report = calibrate(out, deck_name=style)
