@@ -712,6 +712,17 @@ def test_a_card_the_network_is_unsure_of_counts_on_the_edges_outline_where_that_
     assert named <= _on_top(entry["cards"])
 
 
+def test_a_card_matched_just_enough_on_two_outlines_that_read_it_alike_counts(bench_profile):
+    """Scene 316 of seed 13 (condensed deck on a mat): the last card of a row, a yellow
+    17, matched 0.80 on the network's outline, too little to be trusted, and 0.82 on the
+    outline its edges give, less than an outline turned far from the first may show. Both
+    outlines read the same card: the edges' reading stands."""
+    frame, entry = _bench_scene(13 * 100_000 + 316, "condensed", "mat")
+    named = set(_named(TableReader(bench_profile("condensed")).read(frame)))
+    assert "Y17" in named
+    assert named <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,style,surface,card", [(1747, "reference", "wood", "G20"), (829, "cream", "mat", "B8")])
 def test_a_card_whose_paper_saturates_every_channel_is_read_by_the_frames_paper_level(bench_profile, scene, style,
                                                                                       surface, card):
