@@ -723,6 +723,18 @@ def test_a_card_matched_just_enough_on_two_outlines_that_read_it_alike_counts(be
     assert named <= _on_top(entry["cards"])
 
 
+def test_the_edges_outline_of_a_card_half_under_another_does_not_read_its_last_digit_as_a_1(bench_profile):
+    """Scene 925 of seed 13 (cream deck on a mat): a yellow 11 with its left half under
+    the cards fanned over it. The network's outline there read no card; the outline its
+    edges give took the 11's second digit for a 1 (0.96, every check passed). A 1 found
+    on the edges' outline counts only where the proposal's own outline found a 1 too."""
+    frame, entry = _bench_scene(13 * 100_000 + 925, "cream", "mat")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "Y1" not in named
+    assert {"Y2", "Y8", "G11"} <= named
+    assert named <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,style,surface,card", [(1747, "reference", "wood", "G20"), (829, "cream", "mat", "B8")])
 def test_a_card_whose_paper_saturates_every_channel_is_read_by_the_frames_paper_level(bench_profile, scene, style,
                                                                                       surface, card):
