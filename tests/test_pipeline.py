@@ -735,6 +735,20 @@ def test_the_edges_outline_of_a_card_half_under_another_does_not_read_its_last_d
     assert named <= _on_top(entry["cards"])
 
 
+def test_a_card_the_network_doubts_under_a_glare_spot_counts_where_its_outline_shows_it_whole(bench_profile):
+    """Scene 250 of ``elfer bench vision`` (seed 2026, inverse deck on a patterned cloth):
+    the last card of a row, a yellow 14, a glare spot over its numeral. The network
+    proposed it with a low score (0.31), and its numeral matched 0.84 on the edges'
+    outline: trusted, but short of what a card the network doubts needs. The glare took
+    the network's certainty and the match alike, and no other card's edge crosses the
+    outline: it counts."""
+    frame, entry = _bench_scene(2026 * 100_000 + 250, "inverse", "pattern")
+    assert entry["lighting"]["glares"]
+    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
+    assert "Y14" in named
+    assert named <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,style,surface,card", [(1747, "reference", "wood", "G20"), (829, "cream", "mat", "B8")])
 def test_a_card_whose_paper_saturates_every_channel_is_read_by_the_frames_paper_level(bench_profile, scene, style,
                                                                                       surface, card):
