@@ -47,6 +47,19 @@ def test_an_outline_reported_unreadable_where_no_card_lies_is_listed():
     assert misses[0]["read_around"][0]["took"] == "G14"
 
 
+def test_a_card_named_where_no_card_lies_is_listed():
+    """The benchmark counts a card named where no card shows at least half of itself as
+    wrong (an outline across two strips of a fanned row): the list shows it too."""
+    labels = [_label("R5", 100), _label("R6", 600, share=0.3)]
+    reading = TableReading(True, (SeenCard(Card.parse("R5"), 0.99, _polygon(100)),
+                                  SeenCard(Card.parse("R11"), 0.9, _polygon(600))))
+    eleven = CardReading(Card.parse("R11"), 0.9, False, colour=Colour.RED, number=11, match=0.85)
+    misses = frame_misses(reading, labels, [(eleven, _polygon(600))])
+    assert [(miss["card"], miss["outcome"], miss["named"]) for miss in misses] == [
+        (None, "named where no card lies", ["R11"])]
+    assert misses[0]["read_around"][0]["took"] == "R11"
+
+
 def test_the_reader_is_left_as_it_was():
     before = TableReader._read_on_numeral
     with pytest.raises(RuntimeError):
