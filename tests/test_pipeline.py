@@ -749,6 +749,17 @@ def test_a_card_the_network_doubts_under_a_glare_spot_counts_where_its_outline_s
     assert named <= _on_top(entry["cards"])
 
 
+def test_an_inverse_yellow_11_is_not_taken_for_two_strips_by_its_fill_s_grain(bench_profile):
+    """Scene 526 of ``elfer bench vision`` (seed 2026, inverse deck on a mat): a yellow
+    11 in dim light, its fill's blue channel dark and grainy. The grain looked like a
+    pair of corner indices in the middle of the face (0.08, where a 1 or 11 is allowed
+    0.05), the mark of two strips of a fanned row; the bands smoothed first, it is read."""
+    frame, entry = _bench_scene(2026 * 100_000 + 526, "inverse", "mat")
+    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
+    assert "Y11" in named
+    assert named <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,style,surface,card", [(1747, "reference", "wood", "G20"), (829, "cream", "mat", "B8")])
 def test_a_card_whose_paper_saturates_every_channel_is_read_by_the_frames_paper_level(bench_profile, scene, style,
                                                                                       surface, card):

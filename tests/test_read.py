@@ -332,6 +332,19 @@ def test_two_strips_of_a_fanned_row_show_a_pair_of_indices_in_the_middle():
     assert _index_bands([(4, 4), (4, 81), (28, 4), (29, 81)]) > 0.5
 
 
+def test_the_grain_of_a_dark_channel_is_no_pair_of_indices():
+    """The glyph map of an inverse yellow card leans on its fill's dark blue channel,
+    whose noise is a grain of a pixel or two (here 0.15 of a numeral's contrast): no
+    pair of indices, not even by the strict limit a 1 or 11 is held to."""
+    from companion.vision.glyphs import blank_face, index_ink
+    from companion.vision.pipeline import ONES_MAX_INDEX_INK
+
+    blank = blank_face(np.zeros((91, 59), np.uint8), 3)
+    rng = np.random.default_rng(1)
+    grains = [rng.normal(0.0, 0.15, (91, 59)).astype(np.float32) for _ in range(20)]
+    assert max(index_ink(grain, blank, 14) for grain in grains) < ONES_MAX_INDEX_INK
+
+
 def test_an_index_in_one_band_only_is_no_pair():
     """A card turned in its outline shows one index off its corner, in one band."""
     assert _index_bands([(28, 4), (51, 81)]) == 0.0

@@ -17,6 +17,13 @@ from .read_kernels import index_pair, projected
 STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
 INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
 INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip turned a little
+# The glyph map is smoothed this much more (pixels, a Gaussian's sigma) before the bands are
+# looked at: an index is a blob several pixels wide, the noise of a dark channel (the blue
+# of an inverse yellow card) a grain of one or two. Unsmoothed, two yellow 11s whose fill's
+# blue was dark showed 0.05–0.08, beyond ``pipeline.ONES_MAX_INDEX_INK``; smoothed, seed
+# 2026 reads those two more, seed 13 a condensed G1, seed 7 an inverse R1; seed 11 the
+# same, none wrong (README).
+INDEX_SMOOTH_PX = 1.5
 # A glare spot saturates the paper under it: the ink there, darker, still shows, but with
 # a fraction of its contrast, so a numeral half under the spot matched its template
 # poorly (a 16 whose 6 lay in the glare, 0.66, beside a 15 at 0.65). On a card with at
@@ -71,12 +78,14 @@ def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
     (a pile, a hand) shows an index off its corner in one band, not a pair. Per column
     the 80th percentile of the glyph map over the band's blank rows above the band's
     median column (the grain of a pale paper, a blurred picture), allowed to lie a
-    little apart (``INDEX_PAIR_PX``); of the columns the best pair's weaker index."""
+    little apart (``INDEX_PAIR_PX``); of the columns the best pair's weaker index. The
+    map is smoothed first (``INDEX_SMOOTH_PX``)."""
     width = blank.shape[1]
     left, right = round(INDEX_BAND_MIDDLE[0] * width), round(INDEX_BAND_MIDDLE[1] * width)
     rows = np.flatnonzero(blank[:band_end, left:right].any(axis=1))
     if not len(rows):
         return 0.0
+    glyphs = cv2.GaussianBlur(glyphs, (0, 0), INDEX_SMOOTH_PX)
     return index_pair(glyphs, blank.view(np.uint8), rows, round(0.8 * (len(rows) - 1)), left, right, INDEX_PAIR_PX)
 
 

@@ -117,7 +117,8 @@ MAX_INDEX_INK = 0.12
 # Strips of a fanned row that show a 1 (one strip) or pass for an 11 (two) showed 0.06–0.11
 # on seed 7, whereas 1s and 11s read right showed less than 0.03 in 99 of 100 readings
 # (6,265 readings: 2,000 bench scenes and 1,000 of seed 7; 3 above 0.05). With this limit
-# seed 7 showed three wrong readings fewer (5 to 2), the bench two right ones fewer.
+# seed 7 showed three wrong readings fewer (5 to 2), the bench two right ones fewer. (These
+# figures are from before the bands were smoothed, ``glyphs.INDEX_SMOOTH_PX``.)
 ONES_MAX_INDEX_INK = 0.05
 # An outline turned far from the one first read (the card on top of a pile turned against
 # it) counts only when read whole with at least this match: so far turned, an outline
