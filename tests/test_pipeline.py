@@ -760,6 +760,18 @@ def test_an_inverse_yellow_11_is_not_taken_for_two_strips_by_its_fill_s_grain(be
     assert named <= _on_top(entry["cards"])
 
 
+def test_a_faint_card_s_paper_grain_is_not_taken_for_stray_ink(bench_profile):
+    """Scene 73 of ``elfer bench vision`` (seed 2026, cream deck on a patterned cloth): a
+    blue 16 in a glare spot's light, its numeral a tenth darker than its paper. Its paper
+    showed in the glyph map at 0.16, grain above ``STRAY_INK`` on a fifth of the face
+    where the deck prints nothing, as if another card's numeral lay there. Counted above
+    the paper's own level, there is none: it is read."""
+    frame, entry = _bench_scene(2026 * 100_000 + 73, "cream", "pattern")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "B16" in named
+    assert named <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("scene,style,surface,card", [(1747, "reference", "wood", "G20"), (829, "cream", "mat", "B8")])
 def test_a_card_whose_paper_saturates_every_channel_is_read_by_the_frames_paper_level(bench_profile, scene, style,
                                                                                       surface, card):

@@ -332,6 +332,24 @@ def test_two_strips_of_a_fanned_row_show_a_pair_of_indices_in_the_middle():
     assert _index_bands([(4, 4), (4, 81), (28, 4), (29, 81)]) > 0.5
 
 
+def test_stray_ink_is_ink_above_the_paper_s_own_level():
+    """A faint card's paper shows in its glyph map a little above 0 (its background is
+    the brightest paper within reach): that level is no ink; a piece of another card's
+    numeral on it is, and so is a hand over half the face."""
+    from companion.vision.glyphs import blank_face, stray_ink
+
+    blank = blank_face(np.zeros((91, 59), np.uint8), 3)
+    rng = np.random.default_rng(2)
+    faint_paper = (0.16 + rng.normal(0.0, 0.1, (91, 59))).astype(np.float32)
+    assert stray_ink(faint_paper, blank) < 0.05
+    piece = faint_paper.copy()
+    piece[30:60, 45:56] += 1.0  # a numeral's piece at the face's edge
+    assert stray_ink(piece, blank) > 0.05
+    hand = faint_paper.copy()
+    hand[:, :30] += 0.8
+    assert stray_ink(hand, blank) > 0.3
+
+
 def test_the_grain_of_a_dark_channel_is_no_pair_of_indices():
     """The glyph map of an inverse yellow card leans on its fill's dark blue channel,
     whose noise is a grain of a pixel or two (here 0.15 of a numeral's contrast): no

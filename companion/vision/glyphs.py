@@ -14,7 +14,15 @@ import numpy as np
 from .ink import Measurement
 from .read_kernels import index_pair, projected
 
-STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) that counts as ink where the deck prints nothing
+STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) above the paper's own that counts as ink where the deck prints nothing
+# The paper's own glyph-map value: the one this share of the blank face lies below. The
+# local background is the brightest paper within reach, so on a card whose ink shows
+# faintly (a cream card in a glare spot's light, its numeral 10 % darker than its paper)
+# the paper itself, grain and all, sits well above 0 (a blue 16: 0.16, a fifth of its
+# blank face above ``STRAY_INK``). Counted above that level, seed 2026 reads that B16,
+# seed 11 a cream B9, seed 7 a cream Y9; seed 13 the same, none wrong (README). A hand or
+# another card on the face lifts the level only where it covers three quarters of it.
+STRAY_PAPER_SHARE = 0.25
 INDEX_BAND_MIDDLE = (0.3, 0.7)  # share of the face's width where no deck prints a corner index
 INDEX_PAIR_PX = 2  # at matching scale: two indices one above the other, a strip turned a little
 # The glyph map is smoothed this much more (pixels, a Gaussian's sigma) before the bands are
@@ -62,10 +70,12 @@ def stray_ink(glyphs: np.ndarray, blank: np.ndarray) -> float:
     """The share of ``blank`` (see :func:`blank_face`) that shows ink on this card
     (``glyphs``: its :func:`soft_glyph_map`). A whole card of the deck shows none there;
     an outline across a fanned row shows the next card's corner index or a piece of its
-    numeral, and a hand or another card lying on the card shows up too."""
+    numeral, and a hand or another card lying on the card shows up too. Ink counts
+    ``STRAY_INK`` above the paper's own level (``STRAY_PAPER_SHARE``)."""
     if not blank.any():
         return 0.0
-    return float(np.count_nonzero((glyphs > STRAY_INK) & blank)) / float(np.count_nonzero(blank))
+    paper = max(0.0, float(np.percentile(glyphs[blank], 100 * STRAY_PAPER_SHARE)))
+    return float(np.count_nonzero((glyphs > STRAY_INK + paper) & blank)) / float(np.count_nonzero(blank))
 
 
 def index_ink(glyphs: np.ndarray, blank: np.ndarray, band_end: int) -> float:
