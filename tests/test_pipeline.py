@@ -499,6 +499,17 @@ def test_a_cream_blue_under_a_dim_lamp_is_read_blue(bench_profile, scene, surfac
     _assert_read(TableReader(bench_profile("cream")).read(frame), entry, (card,))
 
 
+def test_a_cream_blue_printed_grey_navy_in_a_dim_warm_light_is_read_blue(bench_profile):
+    """Scene 497 of ``elfer bench vision`` (seed 2026, cream deck on wood): a blue 7 whose
+    ink, in a dim warm light, is nearly grey: nearest the blue ink by far (5.9, green 11.8)
+    but near the limit beyond which an ink is one the profile does not know. It is read
+    blue."""
+    frame, entry = _bench_scene(2026 * 100_000 + 497, "cream", "wood")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "B7" in named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_the_greyest_cream_blue_is_never_read_green(bench_profile):
     """Scene 497's B7 (3,250 K, dim): read from its darkest pixels it was G7. Its ink,
     taken from its strokes, lies nearer blue than any other ink but at the edge of what
