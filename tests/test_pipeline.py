@@ -816,6 +816,21 @@ def test_the_halo_of_a_glare_spot_on_an_inverse_card_s_fill_is_not_taken_for_its
     assert named <= _on_top(entry["cards"])
 
 
+@pytest.mark.parametrize("scene,surface,card", [(534, "cloth", "R11"), (994, "wood", "G20")])
+def test_an_inverse_numeral_fading_across_a_glare_spot_is_matched_by_the_room_its_fill_leaves(bench_profile, scene,
+                                                                                              surface, card):
+    """Scenes of seed 11 (inverse deck) with a glare spot over part of a numeral: where
+    the spot lifts the fill, the white numeral saturates the sensor and shows only part
+    of its contrast, so its strokes fade across the spot (a red 11 matched 0.85, too
+    little for a card the network doubts). Its strokes scaled by the share of their
+    contrast the fill leaves them, it matches as a whole card does and is read."""
+    frame, entry = _bench_scene(11 * 100_000 + scene, "inverse", surface)
+    assert entry["lighting"]["glares"]
+    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
+    assert card in named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_an_inverse_numeral_in_a_glare_spot_s_core_is_matched_where_it_can_show(bench_profile):
     """Scene 150 of ``elfer bench vision`` (seed 2026, inverse deck on a cloth): a glare
     spot's core lies on the lower stroke of a blue 2, where fill and numeral are both

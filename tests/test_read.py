@@ -418,16 +418,18 @@ def test_numerals_are_hidden_only_where_a_bright_fill_leaves_them_no_room():
     """An inverse card's fill at 40 in red (its typical level) with white numerals at
     200: where glare lifts the fill to 240 a numeral could show a tenth of its contrast
     there and is not looked for; where the fill is lifted to 80 it could show it whole."""
-    from companion.vision.ink import numerals_hidden
+    from companion.vision.ink import HIDDEN_SHARE, numerals_room
 
     typical = np.array((190.0, 110.0, 40.0), np.float32)
     field = np.full((20, 20, 3), typical, np.float32)
     field[:5, :5] = (250.0, 250.0, 240.0)
     field[10:, 10:] = (200.0, 130.0, 80.0)
     foreground = np.array((1.3, 2.1, 5.0), np.float32)  # the numerals over the fill, BGR
-    hidden = numerals_hidden(field, foreground, typical)
+    room = numerals_room(field, foreground, typical)
+    hidden = room < HIDDEN_SHARE
     assert hidden[:5, :5].all() and not hidden[5:].any() and not hidden[:, 5:].any()
-    assert numerals_hidden(np.full((20, 20, 3), typical, np.float32), foreground, typical) is None
+    assert np.allclose(room[10:, 10:], 1.0, atol=0.01) and np.allclose(room[:5, :5], 0.1, atol=0.05)
+    assert numerals_room(np.full((20, 20, 3), typical, np.float32), foreground, typical) is None
 
 
 def test_a_margin_measured_where_little_of_what_tells_two_numbers_apart_shows_does_not_make_one_sure():

@@ -75,6 +75,9 @@ class Measurement:
     # inverse decks: True where the fill is so bright that a numeral there could not show half its
     # contrast (the sensor saturates first; see :func:`numerals_hidden`); None where nothing is
     hidden: np.ndarray | None = None
+    # inverse decks: the share of its contrast a numeral can show at each pixel (see
+    # :func:`numerals_room`); None where it can show all of it everywhere
+    room: np.ndarray | None = None
 
 
 def background_field(card: np.ndarray, inverse: bool, px_per_mm: float, opened: bool = True) -> np.ndarray:
@@ -138,26 +141,28 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int,
     # every channel saturated (inRange: OpenCV's one pass, where numpy's min over channels is slow)
     glare = float(cv2.countNonZero(cv2.inRange(inner_card, (_CLIPPED,) * 3, (255,) * 3)))
     glare /= max((h - 2 * margin_px) * (w - 2 * margin_px), 1)
-    hidden = numerals_hidden(field, foreground, typical) if inverse else None
+    room = numerals_room(field, foreground, typical) if inverse else None
+    hidden = None if room is None else room < HIDDEN_SHARE
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical,
-                       glare, hidden)
+                       glare, hidden if hidden is not None and hidden.any() else None, room)
 
 
 # a numeral that could show less than this share of its contrast somewhere is not looked for there
 HIDDEN_SHARE = 0.5
 
 
-def numerals_hidden(field: np.ndarray, foreground: np.ndarray, typical: np.ndarray) -> np.ndarray | None:
-    """Where an inverse card's fill (``field``, BGR) is so bright that its white numerals
-    could not show ``HIDDEN_SHARE`` of their contrast (``foreground``: the numerals in
+def numerals_room(field: np.ndarray, foreground: np.ndarray, typical: np.ndarray) -> np.ndarray | None:
+    """The share of its typical contrast an inverse card's white numeral can show at each
+    pixel (float32; ``field``: the fill's level, BGR; ``foreground``: the numerals in
     ``normalised`` units; ``typical``: the fill's typical level): glare adds the lamp's
     light to fill and numeral alike, so their difference stays until the numeral
     saturates the sensor; in a glare spot's core fill and numeral are both white, and
-    there a numeral shows as fill. None where the whole card can show them.
+    there a numeral shows as fill. None where the whole card can show all of it.
 
     A numeral's glyph-map value at a pixel whose fill is F is its contrast there, at
     most 255 − F per channel, over its typical contrast, weighed as the glyph map
-    weighs the channels."""
+    weighs the channels. Below ``HIDDEN_SHARE`` a numeral is taken as hidden there
+    (:class:`Measurement`'s ``hidden``)."""
     contrast = (foreground - 1.0).astype(np.float32)
     norm2 = float(contrast @ contrast)
     if norm2 < 1e-6:
@@ -166,8 +171,7 @@ def numerals_hidden(field: np.ndarray, foreground: np.ndarray, typical: np.ndarr
     if float(room.min()) >= float(np.max(contrast * typical)):
         return None  # even the brightest fill leaves every channel room for a whole numeral
     shown = np.minimum(room / typical.astype(np.float32), contrast) @ (contrast / np.float32(norm2))
-    hidden = shown < HIDDEN_SHARE
-    return hidden if hidden.any() else None
+    return shown if float(shown.min()) < 0.999 else None
 
 
 class Strokes:
@@ -241,7 +245,7 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, inverse)
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast,
                        measurement.foreground_share, clipped, measurement.background, measurement.glare,
-                       measurement.hidden)
+                       measurement.hidden, measurement.room)
 
 
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:

@@ -34,6 +34,9 @@ The finder gives the four corners of a fully visible card. The reader
    Correlation wants every stroke as strong as the template's: on a card with glare,
    and on one matched poorly, each stroke is also scaled by the strongest ink around
    it (:func:`~companion.vision.glyphs.evened_strokes`), and the better match stands;
+   on an inverse card matched poorly under a glare spot, each stroke is also scaled by
+   the share of its contrast the fill leaves it (``ink.numerals_room``), and that match
+   stands for the number already likeliest;
 6. takes the ink's colour again from the matched numeral's own strokes (step 3's
    strongest colour may be the table under an outline reaching over the card's edge,
    or a hand) and tells the colour from it;
@@ -75,6 +78,10 @@ WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off â€
 # â€¦ also taken for a card read with a match below this: a narrow numeral (a 1) fits a
 # stroke of a wider one lying a few millimetres off its place, and is sure of it
 RECHECK_MATCH = 0.9
+# An inverse card's strokes scaled by the share of their contrast its fill leaves them
+# (``number_scores``' ``by_room``) by at most 1 / this: where the fill leaves less, the
+# numeral is mostly the sensor's noise.
+ROOM_FLOOR = 0.2
 STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline slightly off: not stray
 # A numeral matched this well lies on its strokes: its ink is what they take from the
 # paper around them (``ink.ink_on``). Matched worse, the template may lie on anything,
@@ -268,19 +275,26 @@ class CardReader:
             STRAY_MARGIN_MM * layout.match_px_per_mm))
 
     def number_scores(self, measurement: Measurement, search: int | None = None,
-                      step: int = 1, pad: int = 0, evened: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      step: int = 1, pad: int = 0, evened: bool | None = None,
+                      by_room: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Best correlation of each (turn, number) within ``search`` pixels of the numeral's
         place (default: the profile's), tried every ``step`` pixels, shape (2,
         len(numbers)), and where it was found: (x, y) pixels from the numeral's place,
         shape (2, len(numbers), 2). ``pad``: the measured card has this many pixels of its
         surroundings on every side. ``evened``: the strokes evened first
-        (:func:`~.glyphs.evened_strokes`); by default where the card shows glare."""
+        (:func:`~.glyphs.evened_strokes`); by default where the card shows glare.
+        ``by_room``: an inverse card's strokes scaled instead by the share of their contrast
+        the fill leaves them (``Measurement.room``, at least ``ROOM_FLOOR``), and matched
+        whole."""
         x0, y0, x1, y1 = (v + pad for v in self.box)
         s = self.search if search is None else min(search, x0, y0)
         region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
         if evened is None:
             evened = shows_glare(measurement)
-        if evened:
+        if by_room:
+            room = measurement.room[y0 - s:y1 + s, x0 - s:x1 + s]
+            region = region / np.maximum(np.minimum(room, np.float32(1.0)), np.float32(ROOM_FLOOR))
+        elif evened:
             region = evened_strokes(region, self.match_scale)
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
             region = cv2.GaussianBlur(region, (0, 0), self.blur)
@@ -288,7 +302,7 @@ class CardReader:
         windows, norms = window_rows(region, h, w, step)
         across = (region.shape[1] - w) // step + 1
         scores = (windows @ self._templates) / norms[:, None]
-        hidden = None if measurement.hidden is None else measurement.hidden[y0 - s:y1 + s, x0 - s:x1 + s]
+        hidden = None if measurement.hidden is None or by_room else measurement.hidden[y0 - s:y1 + s, x0 - s:x1 + s]
         if hidden is not None and hidden.any():
             hidden = window_rows(hidden.astype(np.float32), h, w, step)[0]
             where_shown = self._scores_where_shown(windows, hidden)
@@ -386,6 +400,14 @@ class CardReader:
             again = self._look_again(m, ordered, self.number_scores(m, evened=True), reading, paper, card_only)
             if again is not None and _stands_for(again, reading):
                 reading, evened = again, True
+        # an inverse card under glare, unsure or poorly matched: where its fill is bright the
+        # white numeral shows only part of its contrast (the sensor saturates), so its
+        # strokes fade across the spot's light; scaled by the share the fill leaves them
+        # they match as they should. It stands only for the number already likeliest.
+        if m.room is not None and self._worth_another_look(reading, m):
+            again = self._look_again(m, ordered, self.number_scores(m, by_room=True), reading, paper, card_only)
+            if again is not None and again.number == reading.number and _stands_for(again, reading):
+                reading = again
         # unsure or poorly matched: the numeral may lie further off. A numeral matched well
         # at the edge of the narrow look is not looked for further: on 400 bench scenes that
         # look (in 1,293 of 3,973 readings) named no card otherwise, and moved no outline
