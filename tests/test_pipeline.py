@@ -723,6 +723,20 @@ def test_a_card_the_network_is_unsure_of_counts_on_the_edges_outline_where_that_
     assert named <= _on_top(entry["cards"])
 
 
+def test_an_inverse_card_the_network_doubts_under_a_spot_that_saturates_only_red_and_green_counts(bench_profile):
+    """Scene 1078 of ``elfer bench vision`` (seed 2026, inverse deck): a blue 9 with a
+    glare spot over its left half. On a blue fill the spot saturates red and green but
+    not blue (1 % of the face saturates in every channel), and the white numeral fades
+    all the same: the network doubted the card, and its numeral matched 0.84. Where the
+    fill leaves a numeral less than half its contrast on enough of the face, that is a
+    glare spot as well, and the card counts."""
+    frame, entry = _bench_scene(2026 * 100_000 + 1078, "inverse", "cloth")
+    assert entry["lighting"]["glares"]
+    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
+    assert "B9" in named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_a_card_matched_just_enough_on_two_outlines_that_read_it_alike_counts(bench_profile):
     """Scene 316 of seed 13 (condensed deck on a mat): the last card of a row, a yellow
     17, matched 0.80 on the network's outline, too little to be trusted, and 0.82 on the

@@ -200,6 +200,10 @@ class CardReading:
     seam: float = 0.0  # how strongly another card's edge runs down the face (see ``seams.py``; read cards only)
     saturated: bool = False  # the paper saturates the sensor in some channel: its true level would tell the colour better
     glare: float = 0.0  # share of the face saturated in every channel (a glare spot; see ``ink.Measurement``)
+    # inverse decks: share of the face where the fill leaves a numeral less than half its
+    # contrast (``ink.Measurement.hidden``): a glare spot on a blue fill saturates only red
+    # and green, and its white numeral fades all the same
+    hidden: float = 0.0
 
 
 def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
@@ -213,6 +217,10 @@ def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
     across = ((x1 - x0 + x2 - x3) / width, (y1 - y0 + y2 - y3) / width)
     down = ((x3 - x0 + x2 - x1) / height, (y3 - y0 + y2 - y1) / height)
     return np.array((dx * across[0] + dy * down[0], dx * across[1] + dy * down[1]))
+
+
+def _hidden_share(m: Measurement) -> float:
+    return 0.0 if m.hidden is None else float(np.count_nonzero(m.hidden)) / m.hidden.size
 
 
 def _stands_for(again: CardReading, first: CardReading) -> bool:
@@ -517,13 +525,15 @@ class CardReader:
         face = np.roll(ordered, 2, axis=0) if turned else ordered
         if card_only and number_conf < t["min_confidence"]:  # no colour can make it a card (its confidence is at most 1)
             return CardReading(None, 0.0, turned, face.astype(np.float32), None, number, 0.0, number_conf, match, shift,
-                               saturated=bool(m.clipped.any()), glare=m.glare)
+                               saturated=bool(m.clipped.any()), glare=m.glare,
+                               hidden=_hidden_share(m))
         colour, colour_conf = self.inks.colour(
             self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH), paper)
         confidence = number_conf * colour_conf
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
-                           match, shift, saturated=bool(m.clipped.any()), glare=m.glare)
+                           match, shift, saturated=bool(m.clipped.any()), glare=m.glare,
+                               hidden=_hidden_share(m))
 
     def read_cards(self, frame: np.ndarray, cards) -> list[CardReading]:
         return [self.read_card(frame, corners) for corners in cards]
