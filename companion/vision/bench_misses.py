@@ -6,9 +6,10 @@ calibrated from its 23 pictures) and prints one JSON line per card that must be 
 (at least 98 % of it showing) but was not read right, a partly covered card that was
 misread, a card named where no card lies (the benchmark counts it wrong) and an outline
 reported as a card that cannot be read there: the scene, the card, what the reading
-names there, and every outline the reader read around it with its own figures (the number and colour it took, their confidences, the
-numeral's match, stray ink, seam, index ink), which say why it was not trusted. Look at
-a scene with ``elfer read IMAGE --show seen.png``.
+names there, and every outline the reader read around it with its own figures (the
+number and colour it took, their confidences, the numeral's match, stray ink, seam,
+index ink), which say why it was not trusted. Look at a scene with ``elfer read IMAGE
+--show seen.png``.
 """
 
 from __future__ import annotations

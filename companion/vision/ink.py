@@ -73,7 +73,7 @@ class Measurement:
     background: np.ndarray | None = None  # BGR of the card's typical background in the picture (0–255)
     glare: float = 0.0  # share of the card's inner pixels that saturate the sensor in every channel
     # inverse decks: True where the fill is so bright that a numeral there could not show half its
-    # contrast (the sensor saturates first; see :func:`numerals_hidden`); None where nothing is
+    # contrast (the sensor saturates first; see :func:`numerals_room`); None where nothing is
     hidden: np.ndarray | None = None
     # inverse decks: the share of its contrast a numeral can show at each pixel (see
     # :func:`numerals_room`); None where it can show all of it everywhere

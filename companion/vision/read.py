@@ -340,7 +340,7 @@ class CardReader:
     def _scores_where_shown(self, windows: np.ndarray, hidden: np.ndarray) -> np.ndarray:
         """Each window's correlation with each template (windows × templates) over the
         pixels where a numeral can show (``hidden``: per window, 1 where it cannot; see
-        ``ink.numerals_hidden``): in a glare spot's core on an inverse card the white
+        ``ink.numerals_room``): in a glare spot's core on an inverse card the white
         numeral shows as fill, and compared there too a blue 2 matched 0.75, too little
         for a whole card (0.9 where it can show; seed 2026 of the benchmark). Only
         where it names the number the whole window names best does it stand
