@@ -169,6 +169,15 @@ def _bench_scene(number: int, style: str, surface: str):
     return cv2.imdecode(np.frombuffer(entry["jpeg"], np.uint8), cv2.IMREAD_COLOR), entry
 
 
+def _named_in_bench_scene(profile, number: int, style: str, surface: str) -> tuple[set[str], dict]:
+    """The cards a table reader with ``profile`` names in a scene as ``elfer bench vision``
+    renders it (see ``_bench_scene``), and the scene's labels; every card named lies on top."""
+    frame, entry = _bench_scene(number, style, surface)
+    named = set(_named(TableReader(profile).read(frame)))
+    assert named <= _on_top(entry["cards"])
+    return named, entry
+
+
 @functools.cache
 def _calibrated(style: str):
     from companion.vision.calibrate import calibrate
@@ -504,10 +513,8 @@ def test_a_cream_blue_printed_grey_navy_in_a_dim_warm_light_is_read_blue(bench_p
     ink, in a dim warm light, is nearly grey: nearest the blue ink by far (5.9, green 11.8)
     but near the limit beyond which an ink is one the profile does not know. It is read
     blue."""
-    frame, entry = _bench_scene(2026 * 100_000 + 497, "cream", "wood")
-    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    named, _ = _named_in_bench_scene(bench_profile("cream"), 2026 * 100_000 + 497, "cream", "wood")
     assert "B7" in named
-    assert named <= _on_top(entry["cards"])
 
 
 def test_the_greyest_cream_blue_is_never_read_green(bench_profile):
@@ -723,29 +730,13 @@ def test_a_card_the_network_is_unsure_of_counts_on_the_edges_outline_where_that_
     assert named <= _on_top(entry["cards"])
 
 
-def test_an_inverse_card_the_network_doubts_under_a_spot_that_saturates_only_red_and_green_counts(bench_profile):
-    """Scene 1078 of ``elfer bench vision`` (seed 2026, inverse deck): a blue 9 with a
-    glare spot over its left half. On a blue fill the spot saturates red and green but
-    not blue (1 % of the face saturates in every channel), and the white numeral fades
-    all the same: the network doubted the card, and its numeral matched 0.84. Where the
-    fill leaves a numeral less than half its contrast on enough of the face, that is a
-    glare spot as well, and the card counts."""
-    frame, entry = _bench_scene(2026 * 100_000 + 1078, "inverse", "cloth")
-    assert entry["lighting"]["glares"]
-    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
-    assert "B9" in named
-    assert named <= _on_top(entry["cards"])
-
-
 def test_a_card_matched_just_enough_on_two_outlines_that_read_it_alike_counts(bench_profile):
     """Scene 316 of seed 13 (condensed deck on a mat): the last card of a row, a yellow
     17, matched 0.80 on the network's outline, too little to be trusted, and 0.82 on the
     outline its edges give, less than an outline turned far from the first may show. Both
     outlines read the same card: the edges' reading stands."""
-    frame, entry = _bench_scene(13 * 100_000 + 316, "condensed", "mat")
-    named = set(_named(TableReader(bench_profile("condensed")).read(frame)))
+    named, _ = _named_in_bench_scene(bench_profile("condensed"), 13 * 100_000 + 316, "condensed", "mat")
     assert "Y17" in named
-    assert named <= _on_top(entry["cards"])
 
 
 def test_the_edges_outline_of_a_card_half_under_another_does_not_read_its_last_digit_as_a_1(bench_profile):
@@ -753,25 +744,25 @@ def test_the_edges_outline_of_a_card_half_under_another_does_not_read_its_last_d
     the cards fanned over it. The network's outline there read no card; the outline its
     edges give took the 11's second digit for a 1 (0.96, every check passed). A 1 found
     on the edges' outline counts only where the proposal's own outline found a 1 too."""
-    frame, entry = _bench_scene(13 * 100_000 + 925, "cream", "mat")
-    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    named, _ = _named_in_bench_scene(bench_profile("cream"), 13 * 100_000 + 925, "cream", "mat")
     assert "Y1" not in named
     assert {"Y2", "Y8", "G11"} <= named
-    assert named <= _on_top(entry["cards"])
 
 
-def test_a_card_the_network_doubts_under_a_glare_spot_counts_where_its_outline_shows_it_whole(bench_profile):
-    """Scene 250 of ``elfer bench vision`` (seed 2026, inverse deck on a patterned cloth):
-    the last card of a row, a yellow 14, a glare spot over its numeral. The network
-    proposed it with a low score (0.31), and its numeral matched 0.84 on the edges'
-    outline: trusted, but short of what a card the network doubts needs. The glare took
-    the network's certainty and the match alike, and no other card's edge crosses the
-    outline: it counts."""
-    frame, entry = _bench_scene(2026 * 100_000 + 250, "inverse", "pattern")
+@pytest.mark.parametrize("scene,surface,card", [(250, "pattern", "Y14"), (1078, "cloth", "B9")])
+def test_a_card_the_network_doubts_under_a_glare_spot_counts_where_its_outline_shows_it_whole(bench_profile, scene,
+                                                                                             surface, card):
+    """Scenes of ``elfer bench vision`` (seed 2026, inverse deck): a card with a glare spot
+    over its numeral, which the network proposed with a low score (a yellow 14 at the end
+    of a row, 0.31) and whose numeral matched 0.84: trusted, but short of what a card the
+    network doubts needs. The glare took the network's certainty and the match alike, and
+    no other card's edge crosses the outline: it counts. On the blue 9 the spot saturates
+    red and green but not blue (1 % of the face saturates in every channel) and its white
+    numeral fades all the same: where the fill leaves a numeral less than half its
+    contrast on enough of the face, that is a glare spot as well."""
+    named, entry = _named_in_bench_scene(bench_profile("inverse"), 2026 * 100_000 + scene, "inverse", surface)
     assert entry["lighting"]["glares"]
-    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
-    assert "Y14" in named
-    assert named <= _on_top(entry["cards"])
+    assert card in named
 
 
 def test_an_inverse_yellow_11_is_not_taken_for_two_strips_by_its_fill_s_grain(bench_profile):
@@ -779,10 +770,8 @@ def test_an_inverse_yellow_11_is_not_taken_for_two_strips_by_its_fill_s_grain(be
     11 in dim light, its fill's blue channel dark and grainy. The grain looked like a
     pair of corner indices in the middle of the face (0.08, where a 1 or 11 is allowed
     0.05), the mark of two strips of a fanned row; the bands smoothed first, it is read."""
-    frame, entry = _bench_scene(2026 * 100_000 + 526, "inverse", "mat")
-    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
+    named, _ = _named_in_bench_scene(bench_profile("inverse"), 2026 * 100_000 + 526, "inverse", "mat")
     assert "Y11" in named
-    assert named <= _on_top(entry["cards"])
 
 
 def test_a_faint_card_s_paper_grain_is_not_taken_for_stray_ink(bench_profile):
@@ -791,10 +780,8 @@ def test_a_faint_card_s_paper_grain_is_not_taken_for_stray_ink(bench_profile):
     showed in the glyph map at 0.16, grain above ``STRAY_INK`` on a fifth of the face
     where the deck prints nothing, as if another card's numeral lay there. Counted above
     the paper's own level, there is none: it is read."""
-    frame, entry = _bench_scene(2026 * 100_000 + 73, "cream", "pattern")
-    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    named, _ = _named_in_bench_scene(bench_profile("cream"), 2026 * 100_000 + 73, "cream", "pattern")
     assert "B16" in named
-    assert named <= _on_top(entry["cards"])
 
 
 @pytest.mark.parametrize("scene,style,surface,card", [(1747, "reference", "wood", "G20"), (829, "cream", "mat", "B8")])
@@ -838,11 +825,9 @@ def test_an_inverse_numeral_fading_across_a_glare_spot_is_matched_by_the_room_it
     of its contrast, so its strokes fade across the spot (a red 11 matched 0.85, too
     little for a card the network doubts). Its strokes scaled by the share of their
     contrast the fill leaves them, it matches as a whole card does and is read."""
-    frame, entry = _bench_scene(11 * 100_000 + scene, "inverse", surface)
+    named, entry = _named_in_bench_scene(bench_profile("inverse"), 11 * 100_000 + scene, "inverse", surface)
     assert entry["lighting"]["glares"]
-    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
     assert card in named
-    assert named <= _on_top(entry["cards"])
 
 
 def test_an_inverse_numeral_in_a_glare_spot_s_core_is_matched_where_it_can_show(bench_profile):
