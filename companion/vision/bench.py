@@ -176,8 +176,7 @@ def names_by_label(reading, labels: list[dict],
     false_readings = empty_outlines = 0
     for seen in reading.cards:
         centre = np.mean(seen.polygon, axis=0)
-        near = [index for index, (label, place) in enumerate(zip(labels, places))
-                if label["visible_share"] >= OPTIONAL_SHARE and place.near(centre)]
+        near = labels_near(centre, labels, places)
         named = None if seen.card is None else seen.card.code
         if near:
             best = max(near, key=lambda index: (labels[index]["visible_share"], -places[index].distance(centre)))
@@ -187,6 +186,13 @@ def names_by_label(reading, labels: list[dict],
         elif lies_apart(centre, places):
             empty_outlines += 1
     return named_for, false_readings, empty_outlines
+
+
+def labels_near(centre, labels: list[dict], places: list[LabelPlace]) -> list[int]:
+    """The labelled cards (indices) at least half of which shows whose centre lies within
+    ``NEAR_SHARE`` card widths of ``centre``: those a card seen there may be."""
+    return [index for index, (label, place) in enumerate(zip(labels, places))
+            if label["visible_share"] >= OPTIONAL_SHARE and place.near(centre)]
 
 
 def lies_apart(centre, places: list[LabelPlace]) -> bool:

@@ -24,8 +24,8 @@ from unittest import mock
 import cv2
 import numpy as np
 
-from .bench import (OPTIONAL_SHARE, LabelPlace, calibrated_readers, label_places, lies_apart, names_by_label,
-                    one_core, outcome, rendered_scenes)
+from .bench import (LabelPlace, calibrated_readers, label_places, labels_near, lies_apart, names_by_label, one_core,
+                    outcome, rendered_scenes)
 from .pipeline import TableReader
 from .read import CardReading
 
@@ -64,8 +64,7 @@ def frame_misses(reading, labels: list[dict], recorded: list[tuple[CardReading, 
         centre = np.mean(seen.polygon, axis=0)
         if seen.card is None and lies_apart(centre, places):
             result = "unreadable where no card lies"
-        elif seen.card is not None and not any(place.near(centre) for label, place in zip(labels, places)
-                                               if label["visible_share"] >= OPTIONAL_SHARE):
+        elif seen.card is not None and not labels_near(centre, labels, places):
             result = "named where no card lies"  # the benchmark counts it wrong
         else:
             continue

@@ -72,12 +72,19 @@ class Measurement:
     clipped: np.ndarray  # (R, G, B) bools: the paper saturates the sensor there, so the ink's ratio is off
     background: np.ndarray | None = None  # BGR of the card's typical background in the picture (0–255)
     glare: float = 0.0  # share of the card's inner pixels that saturate the sensor in every channel
-    # inverse decks: True where the fill is so bright that a numeral there could not show half its
-    # contrast (the sensor saturates first; see :func:`numerals_room`); None where nothing is
-    hidden: np.ndarray | None = None
     # inverse decks: the share of its contrast a numeral can show at each pixel (see
     # :func:`numerals_room`); None where it can show all of it everywhere
     room: np.ndarray | None = None
+
+    @property
+    def hidden(self) -> np.ndarray | None:
+        """Inverse decks: True where the fill is so bright that a numeral there could not
+        show ``HIDDEN_SHARE`` of its contrast (the sensor saturates first); None where
+        nothing is."""
+        if self.room is None:
+            return None
+        hidden = self.room < HIDDEN_SHARE
+        return hidden if hidden.any() else None
 
 
 def background_field(card: np.ndarray, inverse: bool, px_per_mm: float, opened: bool = True) -> np.ndarray:
@@ -139,12 +146,11 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int,
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, typical, inverse)
     inner_card = card[margin_px:h - margin_px, margin_px:w - margin_px]
     # every channel saturated (inRange: OpenCV's one pass, where numpy's min over channels is slow)
-    glare = float(cv2.countNonZero(cv2.inRange(inner_card, (_CLIPPED,) * 3, (255,) * 3)))
+    glare = float(cv2.countNonZero(cv2.inRange(inner_card, (_CLIPPED,) * 3, (_SATURATION,) * 3)))
     glare /= max((h - 2 * margin_px) * (w - 2 * margin_px), 1)
     room = numerals_room(field, foreground, typical) if inverse else None
-    hidden = None if room is None else room < HIDDEN_SHARE
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical,
-                       glare, hidden if hidden is not None and hidden.any() else None, room)
+                       glare, room)
 
 
 # a numeral that could show less than this share of its contrast somewhere is not looked for there
@@ -245,7 +251,7 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, inverse)
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast,
                        measurement.foreground_share, clipped, measurement.background, measurement.glare,
-                       measurement.hidden, measurement.room)
+                       measurement.room)
 
 
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:

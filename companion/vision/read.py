@@ -67,7 +67,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
-from .ink import InkModel, Measurement, Strokes, ink_on, measure, sigmoid
+from .ink import HIDDEN_SHARE, InkModel, Measurement, Strokes, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 from .glyphs import blank_face, evened_strokes, glyph_map, index_ink, shows_glare, soft_glyph_map, stray_ink
 from .read_kernels import window_rows
@@ -220,7 +220,8 @@ def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
 
 
 def _hidden_share(m: Measurement) -> float:
-    return 0.0 if m.hidden is None else float(np.count_nonzero(m.hidden)) / m.hidden.size
+    hidden = m.hidden
+    return 0.0 if hidden is None else float(np.count_nonzero(hidden)) / hidden.size
 
 
 def _stands_for(again: CardReading, first: CardReading) -> bool:
@@ -310,7 +311,9 @@ class CardReader:
         windows, norms = window_rows(region, h, w, step)
         across = (region.shape[1] - w) // step + 1
         scores = (windows @ self._templates) / norms[:, None]
-        hidden = None if measurement.hidden is None or by_room else measurement.hidden[y0 - s:y1 + s, x0 - s:x1 + s]
+        hidden = None
+        if measurement.room is not None and not by_room:
+            hidden = measurement.room[y0 - s:y1 + s, x0 - s:x1 + s] < HIDDEN_SHARE
         if hidden is not None and hidden.any():
             hidden = window_rows(hidden.astype(np.float32), h, w, step)[0]
             where_shown = self._scores_where_shown(windows, hidden)
@@ -533,7 +536,7 @@ class CardReader:
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
                            match, shift, saturated=bool(m.clipped.any()), glare=m.glare,
-                               hidden=_hidden_share(m))
+                           hidden=_hidden_share(m))
 
     def read_cards(self, frame: np.ndarray, cards) -> list[CardReading]:
         return [self.read_card(frame, corners) for corners in cards]
