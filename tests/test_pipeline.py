@@ -830,6 +830,23 @@ def test_an_inverse_numeral_fading_across_a_glare_spot_is_matched_by_the_room_it
     assert card in named
 
 
+def test_an_inverse_card_with_most_of_its_face_in_a_glare_spot_is_read_by_what_the_spot_leaves(bench_profile):
+    """Scene 130 of ``elfer bench vision`` (seed 2026, inverse deck on wood): a glare
+    spot's core covers three fifths of a blue 20, fill and numeral white alike there.
+    Its fill, measured against the washed-out numeral, was nearly grey (blue 0.49); the
+    corner indices lie in less of the spot's light and tell blue surely. What shows of
+    its numeral matches 0.76, less than a whole card must, but with that much of the
+    face hidden a card counts from 0.75: it is read."""
+    frame, entry = _bench_scene(2026 * 100_000 + 130, "inverse", "wood")
+    label = next(label for label in entry["cards"] if label["card"] == "B20")
+    seen = CardReader(bench_profile("inverse")).read_card(frame, np.asarray(label["polygon"], np.float32))
+    assert seen.card == Card(Colour.BLUE, 20) and seen.colour_confidence > 0.9
+    assert seen.hidden > 0.5 and seen.match < 0.8
+    named = set(_named(TableReader(bench_profile("inverse")).read(frame)))
+    assert "B20" in named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_an_inverse_numeral_in_a_glare_spot_s_core_is_matched_where_it_can_show(bench_profile):
     """Scene 150 of ``elfer bench vision`` (seed 2026, inverse deck on a cloth): a glare
     spot's core lies on the lower stroke of a blue 2, where fill and numeral are both

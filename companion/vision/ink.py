@@ -254,6 +254,17 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
                        measurement.room)
 
 
+def fill_against_print(measurement: Measurement, elsewhere: np.ndarray) -> Measurement:
+    """An inverse card's measurement with its fill's colour taken against the deck's other
+    print (``elsewhere``: bool, where it prints its corner indices and frame, white as
+    the numeral is) instead of against its numeral."""
+    foreground = strongest(measurement.normalised[elsewhere], 0.9)[0]
+    ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, True)
+    return Measurement(measurement.normalised, foreground, ink, absorption, chroma, strength, contrast,
+                       measurement.foreground_share, clipped, measurement.background, measurement.glare,
+                       measurement.room)
+
+
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     """The colour (normalised BGR) of a stroke fully inked, from what the strokes at
     ``rows``, ``cols`` and ``STROKE_REACH_MM`` around them take from the paper in all,
@@ -509,4 +520,5 @@ def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
 
-__all__ = ["InkModel", "Measurement", "Strokes", "chromaticity", "ink_on", "lab", "looks_inverse", "measure", "sigmoid"]
+__all__ = ["InkModel", "Measurement", "Strokes", "chromaticity", "fill_against_print", "ink_on", "lab", "looks_inverse",
+           "measure", "sigmoid"]

@@ -39,7 +39,11 @@ The finder gives the four corners of a fully visible card. The reader
    stands for the number already likeliest;
 6. takes the ink's colour again from the matched numeral's own strokes (step 3's
    strongest colour may be the table under an outline reaching over the card's edge,
-   or a hand) and tells the colour from it;
+   or a hand) and tells the colour from it. An inverse card whose fill, measured
+   against the numeral, leaves the colour in doubt has it measured against the corner
+   indices and frame too: a glare spot over the numeral saturates fill and numeral
+   alike, while the corners lie in other light; where that names the same colour more
+   surely, it stands;
 7. turns the number's margin over the runner-up (per unit of how much their templates
    differ), its correlation, and the colour's posterior into one confidence; below the
    profile's ``min_confidence`` the card is unknown (``card`` None), never a guess;
@@ -67,7 +71,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
-from .ink import HIDDEN_SHARE, InkModel, Measurement, Strokes, ink_on, measure, sigmoid
+from .ink import HIDDEN_SHARE, InkModel, Measurement, Strokes, fill_against_print, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 from .glyphs import blank_face, evened_strokes, glyph_map, index_ink, shows_glare, soft_glyph_map, stray_ink
 from .read_kernels import window_rows
@@ -282,6 +286,13 @@ class CardReader:
                          for step in (1, -1) for number in self.numbers]
         self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
             STRAY_MARGIN_MM * layout.match_px_per_mm))
+        # an inverse deck's print outside the numeral's box (corner indices, frame), either way up
+        self._other_print = None
+        if profile.inverse and profile.face_print is not None:
+            x0, y0, x1, y1 = self.box
+            other = (profile.face_print >= 128) | (profile.face_print[::-1, ::-1] >= 128)
+            other[y0:y1, x0:x1] = False
+            self._other_print = other if other.any() else None
 
     def number_scores(self, measurement: Measurement, search: int | None = None,
                       step: int = 1, pad: int = 0, evened: bool | None = None,
@@ -532,6 +543,11 @@ class CardReader:
                                hidden=_hidden_share(m))
         colour, colour_conf = self.inks.colour(
             self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH), paper)
+        if self._other_print is not None and pad == 0 and colour_conf < t["min_confidence"]:
+            # step 6 of the module's docstring: the fill against the corners' print
+            elsewhere, elsewhere_conf = self.inks.colour(fill_against_print(m, self._other_print))
+            if elsewhere == colour and elsewhere_conf > colour_conf:
+                colour_conf = elsewhere_conf
         confidence = number_conf * colour_conf
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
