@@ -847,6 +847,43 @@ def test_an_inverse_card_with_most_of_its_face_in_a_glare_spot_is_read_by_what_t
     assert named <= _on_top(entry["cards"])
 
 
+def test_a_washed_out_inverse_yellow_is_told_from_green_by_the_white_of_the_frame_s_numerals(bench_profile):
+    """Scene 1458 of ``elfer bench vision`` (seed 2026, inverse deck on wood, 5,000 K,
+    a glare spot): a yellow 12 whose fill the light washes out so far that only its blue
+    shows. The white numerals saturate red and green, and how far above the sensor's
+    maximum they lie decides whether the fill's red and green could still hide a green
+    ink. One card cannot tell; the numerals of the cards read whole beside it show the
+    lamp's white, and with it the 12 is yellow."""
+    frame, entry = _bench_scene(2026 * 100_000 + 1458, "inverse", "wood")
+    reader = TableReader(bench_profile("inverse"))
+    named = set(_named(reader.read(frame)))
+    assert "Y12" in named
+    assert named <= _on_top(entry["cards"])
+
+
+def test_the_white_an_inverse_deck_s_numerals_show_is_the_lamp_s(bench_profile):
+    """The paper's level a card tells (red and green relative to blue, where the sensor
+    saturates them) is, on an inverse deck, that of its white numerals: the lamp's light
+    as the camera's white balance leaves it. Scene 246 (seed 2026, 4,100 K, the white
+    balance correcting 54 % of the cast): every card read whole that tells it, within
+    5 % of the rendered light (each card alone tells it within about a tenth)."""
+    from companion.sim.lighting import white_balance_gains
+
+    frame, entry = _bench_scene(2026 * 100_000 + 246, "inverse", "cloth")
+    light = entry["lighting"]
+    blue, green, red = white_balance_gains(light["colour_temperature_k"], light["white_balance"])
+    reader = CardReader(bench_profile("inverse"))
+    told = []
+    for label in entry["cards"]:
+        if label["visible_share"] == 1.0:
+            outline = np.asarray(label["polygon"], np.float32)
+            level = reader.paper_level(frame, outline, Card.parse(label["card"]).colour)
+            if level is not None and np.isfinite(level).all():
+                told.append(level)
+    assert len(told) >= 3
+    np.testing.assert_allclose(np.median(told, axis=0), [red / blue, green / blue, 1.0], rtol=0.05)
+
+
 def test_an_inverse_numeral_in_a_glare_spot_s_core_is_matched_where_it_can_show(bench_profile):
     """Scene 150 of ``elfer bench vision`` (seed 2026, inverse deck on a cloth): a glare
     spot's core lies on the lower stroke of a blue 2, where fill and numeral are both

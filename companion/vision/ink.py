@@ -9,7 +9,9 @@ chromaticity's hue and log saturation (``read.py`` step 3 says how), allowing fo
 that saturates the sensor: a warm lamp on white or cream card clips red and green, and
 the ink's ratio there is then off by how far the paper lies above the sensor's
 maximum. One card cannot tell how far; the cards of known colour in the same frame can
-(:meth:`InkModel.paper_level`), since shading dims every channel alike.
+(:meth:`InkModel.paper_level`), since shading dims every channel alike. On an inverse
+deck the paper is the white of the numerals and the ink the colour fill
+(``Measurement.paper``).
 
 The ink of a numeral is what its strokes and the paper right around them lose in all
 (:func:`ink_on`): blur and the JPEG's halved colour resolution spread a thin stroke's
@@ -75,6 +77,16 @@ class Measurement:
     # inverse decks: the share of its contrast a numeral can show at each pixel (see
     # :func:`numerals_room`); None where it can show all of it everywhere
     room: np.ndarray | None = None
+    inverse: bool = False  # the deck's paper is its numerals, its ink the colour fill
+
+    @property
+    def paper(self) -> np.ndarray | None:
+        """The paper's level (R, G, B; 0–255) as the picture shows it: the background, or
+        on an inverse deck the numerals (the fill times their colour). None where unknown."""
+        if self.background is None:
+            return None
+        level = self.background * self.foreground if self.inverse else self.background
+        return level[::-1].astype(np.float64)
 
     @property
     def hidden(self) -> np.ndarray | None:
@@ -150,7 +162,7 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int,
     glare /= max((h - 2 * margin_px) * (w - 2 * margin_px), 1)
     room = numerals_room(field, foreground, typical) if inverse else None
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical,
-                       glare, room)
+                       glare, room, inverse)
 
 
 # a numeral that could show less than this share of its contrast somewhere is not looked for there
@@ -251,7 +263,7 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, inverse)
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast,
                        measurement.foreground_share, clipped, measurement.background, measurement.glare,
-                       measurement.room)
+                       measurement.room, inverse)
 
 
 def fill_against_print(measurement: Measurement, elsewhere: np.ndarray) -> Measurement:
@@ -262,7 +274,7 @@ def fill_against_print(measurement: Measurement, elsewhere: np.ndarray) -> Measu
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, True)
     return Measurement(measurement.normalised, foreground, ink, absorption, chroma, strength, contrast,
                        measurement.foreground_share, clipped, measurement.background, measurement.glare,
-                       measurement.room)
+                       measurement.room, True)
 
 
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:
@@ -415,7 +427,7 @@ class InkModel:
         clipped = np.flatnonzero(measurement.clipped)
         points, _, factors = self._corrected_chroma(measurement, None, fit=True)
         d2, _ = self._distances2(points, measurement.strength)
-        level = measurement.background[::-1].astype(np.float64)
+        level = measurement.paper
         level[clipped] *= factors[int(np.argmin(d2[self.colours.index(colour)]))]
         if _ink_saturated(measurement)[clipped].any():
             level[clipped] = np.nan  # the ink's own ratio is lost there: no fit tells the paper's
@@ -443,8 +455,11 @@ class InkModel:
         ``paper`` known: factors near what it implies (:meth:`_near_paper`). A faint ink
         (diluted by blur, glare or a thin stroke) is partly saturated in ways the median
         does not show (noise pulls its strongest pixels below the sensor's maximum): it
-        is read as without ``paper``, unless blue saturates too. Then ``paper`` (relative
-        to blue) tells the level only up to a factor common to all three channels, which
+        is read as without ``paper``, unless blue saturates too; not so an inverse
+        deck's fill, measured over the whole face rather than on thin strokes (a yellow
+        washed out by a glare spot's light, only its blue left, is told from green by
+        the white of the frame's numerals; seed 2026). Blue saturated too: ``paper``
+        (relative to blue) tells the level only up to a factor common to all three channels, which
         costs what one channel's factor costs where nothing is known: without it, a
         faint ink under a glare spot or at the bright end of a lamp's light, measured
         against a paper that saturates everywhere, lay between two inks (a green 20 0.43
@@ -452,18 +467,19 @@ class InkModel:
         clipped = np.flatnonzero(measurement.clipped)
         if not len(clipped):
             return measurement.chroma[None, :], np.zeros(1), np.ones((1, 0))
+        faint = not measurement.inverse and measurement.strength < self._t["paper_min_strength"]
         if fit:
             factors, penalty = _combinations([(_FIT_FACTORS, np.zeros(len(_FIT_FACTORS)))] * len(clipped))
-        elif paper is not None and _knows_paper(measurement) and measurement.strength >= self._t["paper_min_strength"]:
-            background = measurement.background[::-1].astype(np.float64)
-            factors, penalty = self._near_paper(measurement, clipped, paper * background[2] / background)
+        elif paper is not None and _knows_paper(measurement) and not faint:
+            seen = measurement.paper
+            factors, penalty = self._near_paper(measurement, clipped, paper * seen[2] / seen)
         elif paper is not None and measurement.background is not None and len(clipped) == 3:
             # every channel saturated: the paper's level is known up to one factor, the
             # same for every channel (shading dims them alike); the least one that takes
             # every channel to at least the sensor's maximum, times a factor k >= 1 that
             # costs as much as one saturated channel's factor where nothing is known
-            background = measurement.background[::-1].astype(np.float64)
-            least = paper / background / float(np.min(paper / background))
+            seen = measurement.paper
+            least = paper / seen / float(np.min(paper / seen))
             parts = [self._near_paper(measurement, clipped, k * least) for k in _CLIP_FACTORS]
             factors = np.concatenate([f for f, _ in parts])
             penalty = np.concatenate([p + (math.log(k) / self._t["clip_spread"]) ** 2
@@ -506,8 +522,9 @@ def _combinations(options: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndar
 
 def _ink_saturated(measurement: Measurement) -> np.ndarray:
     """(R, G, B) bools: the ink itself is as bright as the sensor records there (a pale
-    ink, or a faint stroke, on saturated paper)."""
-    return (measurement.foreground * measurement.background)[::-1] >= _CLIPPED
+    ink, or a faint stroke, on saturated paper; an inverse deck's pale fill)."""
+    ink = measurement.background if measurement.inverse else measurement.foreground * measurement.background
+    return ink[::-1] >= _CLIPPED
 
 
 def _knows_paper(measurement: Measurement) -> bool:

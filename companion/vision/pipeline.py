@@ -58,9 +58,9 @@ decides:
    is moved onto it, checked and read again (``TableReader._look_further``);
 5. a card whose number was read but not its colour (or not beyond doubt) is read
    again with the paper's true level in this light, as the frame's cards read whole
-   tell it: under a warm lamp white or cream paper saturates the sensor in red and
-   green, and how far decides whether an ink is green or yellow
-   (``TableReader._read_again_in_this_light``).
+   tell it: under a warm lamp white or cream paper (on an inverse deck, the white
+   numerals) saturates the sensor in red and green, and how far decides whether an ink
+   is green or yellow (``TableReader._read_again_in_this_light``).
 """
 
 from __future__ import annotations
@@ -459,13 +459,16 @@ class TableReader:
         (``PAPER_RECHECK``), read again with the paper's level in this light as the
         frame's cards read whole tell it (``CardReader.paper_level``): under a warm lamp
         white or cream paper saturates red and green, and the ink's colour there depends
-        on how far; one card cannot tell, the cards of known colour beside it can. A card
-        read again in another colour, or in none, is taken as read again."""
+        on how far; one card cannot tell, the cards of known colour beside it can. So on
+        an inverse deck, whose paper is its white numerals: there too a yellow fill
+        washed out by a glare spot's light showed only its blue (seed 2026: 1 more card
+        right, seeds 13, 11 and 7 the same, none wrong). A card read again in another
+        colour, or in none, is taken as read again."""
         sure = self.profile.thresholds["min_confidence"]
         doubtful = [i for i, (reading, _, _) in enumerate(readings) if reading.saturated
                     and reading.number_confidence >= sure
                     and reading.colour_confidence < PAPER_RECHECK]
-        if not doubtful or self.profile.inverse:
+        if not doubtful:
             return
         levels, seen = [], set()
         for reading, corners, _ in readings:

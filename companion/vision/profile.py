@@ -68,7 +68,7 @@ DEFAULT_THRESHOLDS: Mapping[str, float] = {
     "colour_hue_spread": 0.08,  # spread of its hue (radians)
     "clip_spread": 0.12,  # how far (log) saturated paper is typically above the sensor's maximum
     "paper_spread": 0.04,  # how far (log) a card's saturated paper may lie from what the frame's other cards tell
-    "paper_min_strength": 0.4,  # fainter ink is read without the frame's paper level (see ink.py)
+    "paper_min_strength": 0.4,  # fainter ink on paper is read without the frame's paper level (see ink.py)
     # Mahalanobis distance to the nearest ink beyond which the colour is unknown (an ink the
     # profile does not know). Of the readings with a sure number on 5,000 bench scenes
     # (seeds 2026, 13, 11 and 7), 9 lay 4 or more from every ink, all of the right colour,

@@ -379,12 +379,10 @@ class CardReader:
         saturates a channel, by its ink (:meth:`InkModel.paper_level`); where it saturates
         none, as its paper shows it (a card in a dimmer part of the light: shading dims
         every channel alike, so it tells the level of the cards in the brighter part).
-        None on an inverse deck (its paper is the numerals)."""
-        if self.profile.inverse:
-            return None
+        On an inverse deck the paper is its numerals, white as the lamp's light."""
         _, measurement = self._measured(frame, upright_corners(corners))
         if not measurement.clipped.any():
-            paper = measurement.background[::-1].astype(np.float64)
+            paper = measurement.paper
             return paper / paper[2]
         scores, offsets = self.number_scores(measurement)
         first, turned, _, _ = self._number(scores)
@@ -405,8 +403,6 @@ class CardReader:
         already) and, where that reads better, it stands; then the numeral is looked for
         again, ``WIDE_SEARCH_MM`` around its place in steps of two pixels (enough to tell
         where it lies: a caller that moves the outline there reads it again)."""
-        if self.profile.inverse:
-            paper = None  # its paper is the numerals: the fill's colour is measured against them
         ordered = upright_corners(corners)
         card, m = self._measured(frame, ordered)
         evened = shows_glare(m)
