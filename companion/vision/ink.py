@@ -459,11 +459,11 @@ class InkModel:
         deck's fill, measured over the whole face rather than on thin strokes (a yellow
         washed out by a glare spot's light, only its blue left, is told from green by
         the white of the frame's numerals; seed 2026). Blue saturated too: ``paper``
-        (relative to blue) tells the level only up to a factor common to all three channels, which
-        costs what one channel's factor costs where nothing is known: without it, a
-        faint ink under a glare spot or at the bright end of a lamp's light, measured
-        against a paper that saturates everywhere, lay between two inks (a green 20 0.43
-        green, a cream blue 8 0.79 blue; seed 2026 of the benchmark)."""
+        (relative to blue) tells the level only up to a factor common to all three
+        channels, which costs what one channel's factor costs where nothing is known:
+        without it, a faint ink under a glare spot or at the bright end of a lamp's
+        light, measured against a paper that saturates everywhere, lay between two inks
+        (a green 20 0.43 green, a cream blue 8 0.79 blue; seed 2026 of the benchmark)."""
         clipped = np.flatnonzero(measurement.clipped)
         if not len(clipped):
             return measurement.chroma[None, :], np.zeros(1), np.ones((1, 0))
