@@ -531,6 +531,18 @@ def test_the_greyest_cream_blue_is_never_read_green(bench_profile):
         assert seen.card in (None, Card(Colour.BLUE, 7))
 
 
+def test_the_last_card_of_a_fan_turned_far_against_its_row_is_outlined_by_its_own_edges(bench_profile):
+    """Scene 688 of ``elfer bench vision`` (seed 2026, condensed deck on wood): the
+    yellow 20 on top of a fanned row lies turned 23° against the row. The network's
+    outline followed the row, 13 px off its centre; refined from there, the edges led to
+    the 19 below, and turned in place it read nothing. Refined from that outline turned
+    20°, the edges give the 20's own outline, on which it is read whole."""
+    named, entry = _named_in_bench_scene(bench_profile("condensed"), 2026 * 100_000 + 688, "condensed", "wood")
+    label = next(label for label in entry["cards"] if label["card"] == "Y20")
+    assert label["visible_share"] == 1.0 and abs(label["angle"]) > 20
+    assert "Y20" in named
+
+
 def _assert_read(reading, entry: dict, cards) -> None:
     """Each of ``cards``, fully visible in the scene, is read where it lies, and every card
     named lies on top."""

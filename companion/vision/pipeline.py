@@ -145,6 +145,12 @@ REFINE_RECHECK_MATCH = 0.9
 # least ``FAR_TURN_TRUSTED_MATCH``, it counts. Never a 1: a 3 turned so that a 1 fitted
 # its stroke read as one (2,000 bench scenes: 1 more card right, a condensed R19).
 IN_PLACE_TURNS_DEG = (-16.0, -12.0, -8.0, -4.0, 4.0, 8.0, 12.0, 16.0)
+# The last card of a fanned row turned 23° against the row lay on a proposal that
+# followed the row, its centre 13 px off: neither turned in place nor refined from the
+# proposal (whose edges led to the card below) did an outline read it. Refined by the
+# edges from the proposal turned by these, it is found and read whole (seed 2026, scene
+# 688: 1 more card right; seeds 13, 11 and 7 the same, none wrong).
+EDGE_START_TURNS_DEG = (-20.0, 20.0)
 # Without markers one scale serves the whole frame, but a tilted camera makes the cards
 # at its far edge smaller than those at its near edge: a proposal not read whole is read
 # grown and shrunk by these factors too (200 bench scenes, every tenth, read without their
@@ -305,7 +311,8 @@ class TableReader:
         """Every card the detector proposes, surest first, read on its outline moved onto
         its numeral (see the module's docstring): one not read whole though it shows a
         deck's ink is read on the outline the edges support around it, or turned in
-        place, where that fits better, and so is one read whole but matched below
+        place, or on the edges' outline from it turned far (``EDGE_START_TURNS_DEG``),
+        where that fits better, and so is one read whole but matched below
         ``REFINE_RECHECK_MATCH``; one the network is unsure of counts only when whole
         enough (``_whole_enough``) on its outline, or on the edges' outline read as the
         same card (the last card of a fanned row, its outline from the network a little
@@ -323,7 +330,8 @@ class TableReader:
                 better = (self._refined(edges(), agreeing_with=reading)
                           or (self._resized_proposal(frame, corners) if view.guessed else None)
                           or (self._stretched_proposal(frame, corners) if view.guessed else None)
-                          or self._turned_proposal(frame, corners))
+                          or self._turned_proposal(frame, corners)
+                          or self._turned_edges(frame, view, proposal))
                 if better is not None and self._fits_better(better[0], reading):
                     reading, corners = better
             elif read_whole and reading.match < REFINE_RECHECK_MATCH and not view.guessed:
@@ -440,6 +448,15 @@ class TableReader:
         ``IN_PLACE_TURNS_DEG`` (moved onto its numeral), matched at least
         ``FAR_TURN_TRUSTED_MATCH``, never a 1 (its stroke fits a turned 3's); else None."""
         return self._best_trusted(frame, [rotated(corners, turn) for turn in IN_PLACE_TURNS_DEG],
+                                  lambda again: again.card.number != 1)
+
+    def _turned_edges(self, frame, view, proposal) -> tuple[CardReading, np.ndarray] | None:
+        """The best-matched trusted reading of the outlines the edges support around a
+        proposal turned by ``EDGE_START_TURNS_DEG`` (moved onto its numeral), matched at
+        least ``FAR_TURN_TRUSTED_MATCH``, never a 1; else None."""
+        starts = [rotated(proposal.corners_view, turn) for turn in EDGE_START_TURNS_DEG]
+        found = [self.finder.outline_from(view, start, self.rim_mm) for start in starts]
+        return self._best_trusted(frame, [f.corners_frame for f in found if f is not None],
                                   lambda again: again.card.number != 1)
 
     def _best_trusted(self, frame, outlines: list[np.ndarray], accept=lambda reading: True
