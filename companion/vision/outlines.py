@@ -53,7 +53,7 @@ def overlap(polygon: np.ndarray, other: np.ndarray) -> float:
 
 
 def rotated(corners: np.ndarray, turn_deg: float) -> np.ndarray:
-    """An outline (frame pixels) turned about its centre."""
+    """An outline (frame or view pixels) turned about its centre."""
     cos, sin = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
     centre = np.mean(corners, axis=0)
     return (np.asarray(corners) - centre) @ np.array([[cos, sin], [-sin, cos]]) + centre
