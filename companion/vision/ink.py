@@ -88,6 +88,12 @@ class Measurement:
         level = self.background * self.foreground if self.inverse else self.background
         return level[::-1].astype(np.float64)
 
+    @functools.cached_property
+    def hidden_share(self) -> float:
+        """Inverse decks: the share of the card where a numeral is ``hidden``; else 0."""
+        hidden = self.hidden
+        return 0.0 if hidden is None else float(np.count_nonzero(hidden)) / hidden.size
+
     @property
     def hidden(self) -> np.ndarray | None:
         """Inverse decks: True where the fill is so bright that a numeral there could not
@@ -260,21 +266,22 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
             darkest = strongest(normalised[rows, cols], 0.9)[0]
             foreground = darkest if foreground is None else np.where(measurement.clipped[::-1], darkest,
                                                                      foreground).astype(np.float32)
-    ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, inverse)
-    return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast,
-                       measurement.foreground_share, clipped, measurement.background, measurement.glare,
-                       measurement.room, inverse)
+    return _with_foreground(measurement, foreground, inverse)
 
 
 def fill_against_print(measurement: Measurement, elsewhere: np.ndarray) -> Measurement:
     """An inverse card's measurement with its fill's colour taken against the deck's other
     print (``elsewhere``: bool, where it prints its corner indices and frame, white as
     the numeral is) instead of against its numeral."""
-    foreground = strongest(measurement.normalised[elsewhere], 0.9)[0]
-    ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, True)
+    return _with_foreground(measurement, strongest(measurement.normalised[elsewhere], 0.9)[0], True)
+
+
+def _with_foreground(measurement: Measurement, foreground: np.ndarray, inverse: bool) -> Measurement:
+    """The measurement with its numerals' colour (and so its ink) taken as ``foreground``."""
+    ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, measurement.background, inverse)
     return Measurement(measurement.normalised, foreground, ink, absorption, chroma, strength, contrast,
                        measurement.foreground_share, clipped, measurement.background, measurement.glare,
-                       measurement.room, True)
+                       measurement.room, inverse)
 
 
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:

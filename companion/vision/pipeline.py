@@ -448,7 +448,7 @@ class TableReader:
         ``IN_PLACE_TURNS_DEG`` (moved onto its numeral), matched at least
         ``FAR_TURN_TRUSTED_MATCH``, never a 1 (its stroke fits a turned 3's); else None."""
         return self._best_trusted(frame, [rotated(corners, turn) for turn in IN_PLACE_TURNS_DEG],
-                                  lambda again: again.card.number != 1)
+                                  _not_a_one)
 
     def _turned_edges(self, frame, view, proposal) -> tuple[CardReading, np.ndarray] | None:
         """The best-matched trusted reading of the outlines the edges support around a
@@ -457,7 +457,7 @@ class TableReader:
         starts = [rotated(proposal.corners_view, turn) for turn in EDGE_START_TURNS_DEG]
         found = [self.finder.outline_from(view, start, self.rim_mm) for start in starts]
         return self._best_trusted(frame, [f.corners_frame for f in found if f is not None],
-                                  lambda again: again.card.number != 1)
+                                  _not_a_one)
 
     def _best_trusted(self, frame, outlines: list[np.ndarray], accept=lambda reading: True
                       ) -> tuple[CardReading, np.ndarray] | None:
@@ -527,6 +527,10 @@ class TableReader:
         return (reading.stray_ink <= self.max_stray_ink * (ELEVEN_STRAY_SHARE if eleven else 1.0)
                 and reading.seam <= (ONES_MAX_SEAM if ones else MAX_SEAM)
                 and reading.index_ink <= (ONES_MAX_INDEX_INK if ones else MAX_INDEX_INK))
+
+
+def _not_a_one(reading: CardReading) -> bool:
+    return reading.card.number != 1
 
 
 def _shows_ink(reading: CardReading) -> bool:

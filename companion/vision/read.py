@@ -223,11 +223,6 @@ def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
     return np.array((dx * across[0] + dy * down[0], dx * across[1] + dy * down[1]))
 
 
-def _hidden_share(m: Measurement) -> float:
-    hidden = m.hidden
-    return 0.0 if hidden is None else float(np.count_nonzero(hidden)) / hidden.size
-
-
 def _stands_for(again: CardReading, first: CardReading) -> bool:
     """Whether a second look's reading stands for the first one: a card where the first was
     none, or the same kind of reading with its numeral matched better."""
@@ -536,7 +531,7 @@ class CardReader:
         if card_only and number_conf < t["min_confidence"]:  # no colour can make it a card (its confidence is at most 1)
             return CardReading(None, 0.0, turned, face.astype(np.float32), None, number, 0.0, number_conf, match, shift,
                                saturated=bool(m.clipped.any()), glare=m.glare,
-                               hidden=_hidden_share(m))
+                               hidden=m.hidden_share)
         colour, colour_conf = self.inks.colour(
             self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH), paper)
         if self._other_print is not None and pad == 0 and colour_conf < t["min_confidence"]:
@@ -548,7 +543,7 @@ class CardReader:
         card = Card(colour, number) if confidence >= t["min_confidence"] else None
         return CardReading(card, confidence, turned, face.astype(np.float32), colour, number, colour_conf, number_conf,
                            match, shift, saturated=bool(m.clipped.any()), glare=m.glare,
-                           hidden=_hidden_share(m))
+                           hidden=m.hidden_share)
 
     def read_cards(self, frame: np.ndarray, cards) -> list[CardReading]:
         return [self.read_card(frame, corners) for corners in cards]
