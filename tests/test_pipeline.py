@@ -419,6 +419,18 @@ def test_a_green_read_as_yellow_with_a_little_doubt_is_read_again_by_the_paper_l
     assert "G2" in named and "Y2" not in named
 
 
+def test_a_yellow_whose_saturated_red_the_jpeg_darkens_is_not_read_again_as_green(bench_profile):
+    """The same fanned row's cream yellow 5 (seed 13, scene 13): its red, on paper
+    saturated far beyond the sensor's maximum, is saturated too, but its thin strokes show
+    it at 246 (the JPEG keeps colour at half the resolution). Taken for its true ratio and
+    corrected by the frame's paper level, it made the yellow a green (0.64), and the card
+    was left unknown; a yellow may saturate its red there, a green may not."""
+    frame, entry = _bench_scene(13 * 100_000 + 13, "cream", "mat")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert {"Y5", "G2"} <= named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_a_3_on_an_outline_a_little_off_is_not_read_as_the_1_in_its_stroke():
     """On a cream pile the outline took in the edge of the card below, and the blue 3 lay
     3 mm left of its place: at its place a 1 fitted the 3's right-hand curve better than
