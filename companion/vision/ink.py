@@ -34,11 +34,8 @@ from .read_kernels import normalised as divided
 
 _CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
 _SATURATION = 255.0  # the sensor's (the JPEG's) maximum
-# A numeral's ink this bright on saturated paper may be saturated itself, for an ink that
-# absorbs less than ``PALE_SHARE`` of what it absorbs in its strongest channel there
-# (see ``InkModel._near_paper``)
+# a numeral's ink this bright on saturated paper may be saturated itself (see ``InkModel._near_paper``)
 _INK_MAY_CLIP = 236.0
-PALE_SHARE = 0.25
 # blur and the JPEG's halved colour resolution spread a stroke's colour this far (mm) …
 STROKE_REACH_MM = 2.0
 # … and the paper's own level is read on a ring this wide around that (mm)
@@ -380,8 +377,6 @@ class InkModel:
         self._ink_saturation = np.maximum(np.hypot(chroma[:, 0], chroma[:, 1]), 1e-3)
         self._ink_polar = np.stack([np.arctan2(chroma[:, 1], chroma[:, 0]), np.log(self._ink_saturation)], axis=1)
         self._covariance = covariance
-        # per ink, the channels (R, G, B) it absorbs least in: on saturated paper it may saturate there too
-        self._pale = np.stack([_absorption_direction(*inks[c]) for c in self.colours]) < PALE_SHARE
         # the parts of each ink's spread that do not depend on the card read
         self._ink_saturation2 = self._ink_saturation ** 2
         self._hue_spread2 = thresholds["colour_hue_spread"] ** 2 + covariance[0, 0]
@@ -426,7 +421,7 @@ class InkModel:
         """
         points, penalty, _ = self._corrected_chroma(measurement, paper)
         d2, logdets = self._distances2(points, measurement.strength)
-        return np.sqrt((d2 + penalty).min(axis=1)), logdets
+        return np.sqrt((d2 + penalty[None, :]).min(axis=1)), logdets
 
     def paper_level(self, measurement: Measurement, colour: Colour) -> np.ndarray | None:
         """The paper's true level (R, G, B) relative to its blue, from a card whose ink is
@@ -462,9 +457,8 @@ class InkModel:
     def _corrected_chroma(self, measurement: Measurement, paper: np.ndarray | None,
                           fit: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The ink's chromaticity corrected for each combination of factors on the
-        saturated channels (a single point where none is), what each combination costs
-        (combinations, or inks × combinations where it differs by ink), and the factors
-        (combinations × saturated channels).
+        saturated channels (a single point where none is), what each combination costs,
+        and the factors (combinations × saturated channels).
 
         ``fit``: factors over a wide range, at no cost (the paper's level is sought).
         ``paper`` known: factors near what it implies (:meth:`_near_paper`). A faint ink
@@ -498,7 +492,7 @@ class InkModel:
             parts = [self._near_paper(measurement, clipped, k * least) for k in _CLIP_FACTORS]
             factors = np.concatenate([f for f, _ in parts])
             penalty = np.concatenate([p + (math.log(k) / self._t["clip_spread"]) ** 2
-                                      for k, (_, p) in zip(_CLIP_FACTORS, parts)], axis=-1)
+                                      for k, (_, p) in zip(_CLIP_FACTORS, parts)])
         else:
             factors, penalty = self._unknown_paper[len(clipped)]
         ratios = np.repeat((1.0 - measurement.absorption)[None, :], len(factors), axis=0)
@@ -511,44 +505,33 @@ class InkModel:
                     centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Factors on the ``clipped`` channels near ``centres`` (R, G, B: how far the
         paper lies above what was measured, as the frame's paper level implies) and what
-        each combination costs (inks × combinations). Where the ink saturates a channel
-        as well (a pale ink) its ratio is only known to lie between the measured one and
-        the corrected one, so any factor in between is free.
+        each combination costs. Where the ink saturates a channel as well (a pale ink)
+        its ratio is only known to lie between the measured one and the corrected one,
+        so any factor in between is free.
 
         A numeral's saturated channel can show darker than the sensor's maximum: the
         JPEG keeps colour at half the resolution, so at a thin stroke it is half the
         paper's. Of the whole yellow cards of seed 2026 of the benchmark whose red the
         renderer's light saturates (612; a dev survey), 31 % read their ink's red below
         ``_CLIPPED``, none below 238; no whole green on red-saturated paper (899) read
-        its red above 216. So an ink that absorbs little in a channel (``PALE_SHARE``:
-        yellow's red, and on the white decks red's) is also allowed every factor in
-        between where the ink reads ``_INK_MAY_CLIP`` or more there; an ink that absorbs
-        much there (green's red) is not: its ink could not come near the sensor's
-        maximum. Nor is a faint ink (``paper_min_strength``): diluted by a glare spot or
-        a thin stroke, any ink comes near it (a reference green 20 under a spot, 0.24
-        strong, read 240 in red; seed 2026, scene 1747)."""
+        its red above 216. So where the ink reads ``_INK_MAY_CLIP`` or more in a channel,
+        the factors in between are allowed too, at no cost (they only ever favour an ink
+        that absorbs little there). Not for a faint ink (``paper_min_strength``): diluted
+        by a glare spot or a thin stroke, any ink comes near the maximum (a reference
+        green 20 under a spot, 0.24 strong, read 240 in red; seed 2026, scene 1747)."""
         ink_saturated = _ink_saturated(measurement)
-        may_be = (measurement.foreground * measurement.background)[::-1] >= _INK_MAY_CLIP
+        if not measurement.inverse and measurement.strength >= self._t["paper_min_strength"]:
+            ink_saturated = ink_saturated | ((measurement.foreground * measurement.background)[::-1] >= _INK_MAY_CLIP)
         spread = self._t["paper_spread"]
-        strict, loose = [], []
+        options = []
         for channel in clipped:
             centre = max(1.0, float(centres[channel]))
-            between = (centre ** _BETWEEN, np.zeros(len(_BETWEEN)))
             if ink_saturated[channel]:
-                strict.append(between)
+                options.append((centre ** _BETWEEN, np.zeros(len(_BETWEEN))))
             else:
                 factors = np.maximum(1.0, centre * _PAPER_STEPS)
-                strict.append((factors, (np.log(factors / centre) / spread) ** 2))
-            loose.append(between if may_be[channel] else strict[-1])
-        factors, penalty = _combinations(strict)
-        penalty = np.broadcast_to(penalty, (len(self.colours), len(penalty)))
-        loosened = clipped[may_be[clipped] & ~ink_saturated[clipped]]
-        if measurement.inverse or measurement.strength < self._t["paper_min_strength"] or not len(loosened):
-            return factors, penalty
-        more, cost = _combinations(loose)
-        pale = self._pale[:, loosened].all(axis=1)
-        cost = np.where(pale[:, None], cost[None, :], np.inf)
-        return np.concatenate([factors, more]), np.concatenate([penalty, cost], axis=1)
+                options.append((factors, (np.log(factors / centre) / spread) ** 2))
+        return _combinations(options)
 
 
 def _combinations(options: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -557,15 +540,6 @@ def _combinations(options: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndar
     factors = np.stack([g.ravel() for g in np.meshgrid(*[f for f, _ in options], indexing="ij")], axis=1)
     penalty = sum(g.ravel() for g in np.meshgrid(*[c for _, c in options], indexing="ij"))
     return factors, penalty
-
-
-def _absorption_direction(x: float, y: float) -> np.ndarray:
-    """The absorption (R, G, B) of an ink's chromaticity (x, y), its strongest channel 1:
-    :func:`chromaticity` undone."""
-    blue = (_SQRT3 - _SQRT6 * y) / 3.0
-    red_and_green = _SQRT3 - blue
-    absorption = np.array(((red_and_green + _SQRT2 * x) / 2.0, (red_and_green - _SQRT2 * x) / 2.0, blue))
-    return absorption / absorption.max()
 
 
 def _ink_saturated(measurement: Measurement) -> np.ndarray:
