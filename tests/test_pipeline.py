@@ -431,6 +431,18 @@ def test_a_yellow_whose_saturated_red_the_jpeg_darkens_is_not_read_again_as_gree
     assert named <= _on_top(entry["cards"])
 
 
+def test_a_thin_green_stroke_read_again_by_the_paper_level_is_not_read_yellow(bench_profile):
+    """A cream green 6 under a warm lamp, its paper saturated in red (seed 2026, scene
+    341), in doubt on its own and read again with the frame's paper level: its red taken
+    from the darkest pixels, diluted by blur, and its blue from all the ink the stroke
+    took, corrected by that level it read as a yellow 6 (0.97). Its ink taken from the
+    darkest pixels in every channel, it is green."""
+    frame, entry = _bench_scene(2026 * 100_000 + 341, "cream", "cloth")
+    named = set(_named(TableReader(bench_profile("cream")).read(frame)))
+    assert "G6" in named and "Y6" not in named
+    assert named <= _on_top(entry["cards"])
+
+
 def test_a_3_on_an_outline_a_little_off_is_not_read_as_the_1_in_its_stroke():
     """On a cream pile the outline took in the edge of the card below, and the blue 3 lay
     3 mm left of its place: at its place a 1 fitted the 3's right-hand curve better than

@@ -235,7 +235,7 @@ class Strokes:
 
 
 def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inverse: bool,
-           on_strokes: bool = True) -> Measurement:
+           on_strokes: bool = True, darkest_everywhere: bool = False) -> Measurement:
     """The measurement with its ink taken only from the pixels of ``strokes`` (the
     template's top-left at ``top``, ``left``): the numeral's own strokes, once the
     number is known. The card's strongest colour may be something else: the table
@@ -245,7 +245,16 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
     (:func:`_ink_taken`); elsewhere, the median of the strongest pixels. Where the paper
     saturates, a stroke's edge pixels saturate too and their ink is lost to the sum (a
     green under a warm lamp reads yellow): on those channels the darkest pixels tell it
-    better."""
+    better.
+
+    ``darkest_everywhere``: where the paper saturates any channel, every channel's ink is
+    taken from the darkest pixels, for a caller that corrects the saturated channels by
+    the paper's true level. Blur dilutes the darkest pixels' ink, not the sum's, so with
+    the saturated channels corrected fully, a thin green stroke showed less red beside its
+    summed blue than a green absorbs, and read yellow (0.97; seed 2026, scene 341);
+    diluted alike in every channel, the ink keeps its hue. Not for every card: read so
+    without the paper's level (and so calibrated) three cream blues and a condensed
+    yellow of the benchmark's seeds were left unknown."""
     normalised = measurement.normalised
     if measurement.background is None:
         return measurement
@@ -256,7 +265,8 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
             return measurement
         foreground = stroke_ink(normalised, strokes.rows, strokes.cols, top, left, strokes.near, strokes.ring,
                                 (top + strokes.first_row - strokes.reach, left + strokes.first_col - strokes.reach),
-                                take, measurement.clipped[::-1])
+                                take, np.repeat(measurement.clipped.any(), 3) if darkest_everywhere
+                                else measurement.clipped[::-1])
     else:
         rows, cols = strokes.at(top, left)
         inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)

@@ -512,12 +512,13 @@ class CardReader:
         return self._read(m, ordered, scores, offsets, paper=paper, card_only=card_only, ranked=ranked)
 
     def _ink_of_numeral(self, m: Measurement, first: int, turned: bool, offsets: np.ndarray,
-                        pad: int = 0, on_strokes: bool = True) -> Measurement:
+                        pad: int = 0, on_strokes: bool = True, darkest_everywhere: bool = False) -> Measurement:
         """The measurement with its ink taken from the strokes of the numeral matched (the
-        ``first`` number, ``turned`` or not, found at ``offsets``)."""
+        ``first`` number, ``turned`` or not, found at ``offsets``; ``on_strokes`` and
+        ``darkest_everywhere``: see :func:`~.ink.ink_on`)."""
         dx, dy = offsets[int(turned), first].astype(int) + pad
         return ink_on(m, self._strokes[int(turned) * len(self.numbers) + first], self.box[1] + dy, self.box[0] + dx,
-                      self.profile.inverse, on_strokes)
+                      self.profile.inverse, on_strokes, darkest_everywhere)
 
     def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray,
               pad: int = 0, paper: np.ndarray | None = None, card_only: bool = False,
@@ -533,7 +534,8 @@ class CardReader:
                                saturated=bool(m.clipped.any()), glare=m.glare,
                                hidden=m.hidden_share)
         colour, colour_conf = self.inks.colour(
-            self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH), paper)
+            self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH,
+                                 darkest_everywhere=paper is not None), paper)
         if self._other_print is not None and pad == 0 and colour_conf < t["min_confidence"]:
             # step 6 of the module's docstring: the fill against the corners' print
             elsewhere, elsewhere_conf = self.inks.colour(fill_against_print(m, self._other_print))
