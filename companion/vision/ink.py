@@ -486,7 +486,7 @@ class InkModel:
         clipped = np.flatnonzero(measurement.clipped)
         if not len(clipped):
             return measurement.chroma[None, :], np.zeros(1), np.ones((1, 0))
-        faint = not measurement.inverse and measurement.strength < self._t["paper_min_strength"]
+        faint = self._faint(measurement)
         if fit:
             factors, penalty = _combinations([(_FIT_FACTORS, np.zeros(len(_FIT_FACTORS)))] * len(clipped))
         elif paper is not None and _knows_paper(measurement) and not faint:
@@ -529,9 +529,7 @@ class InkModel:
         that absorbs little there). Not for a faint ink (``paper_min_strength``): diluted
         by a glare spot or a thin stroke, any ink comes near the maximum (a reference
         green 20 under a spot, 0.24 strong, read 240 in red; seed 2026, scene 1747)."""
-        ink_saturated = _ink_saturated(measurement)
-        if not measurement.inverse and measurement.strength >= self._t["paper_min_strength"]:
-            ink_saturated = ink_saturated | ((measurement.foreground * measurement.background)[::-1] >= _INK_MAY_CLIP)
+        ink_saturated = _ink_saturated(measurement, _CLIPPED if self._faint(measurement) else _INK_MAY_CLIP)
         spread = self._t["paper_spread"]
         options = []
         for channel in clipped:
@@ -544,6 +542,11 @@ class InkModel:
         return _combinations(options)
 
 
+    def _faint(self, measurement: Measurement) -> bool:
+        """A paper deck's ink fainter than ``paper_min_strength`` (see :meth:`_corrected_chroma`)."""
+        return not measurement.inverse and measurement.strength < self._t["paper_min_strength"]
+
+
 def _combinations(options: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """Every combination of one factor per channel (combinations × channels) and what
     each costs in all, of ``options`` (per channel: its factors and their costs)."""
@@ -552,11 +555,13 @@ def _combinations(options: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndar
     return factors, penalty
 
 
-def _ink_saturated(measurement: Measurement) -> np.ndarray:
+def _ink_saturated(measurement: Measurement, numerals_at: float = _CLIPPED) -> np.ndarray:
     """(R, G, B) bools: the ink itself is as bright as the sensor records there (a pale
-    ink, or a faint stroke, on saturated paper; an inverse deck's pale fill)."""
-    ink = measurement.background if measurement.inverse else measurement.foreground * measurement.background
-    return ink[::-1] >= _CLIPPED
+    ink, or a faint stroke, on saturated paper; an inverse deck's pale fill), a numeral's
+    ink from ``numerals_at`` (see :meth:`InkModel._near_paper`)."""
+    if measurement.inverse:
+        return measurement.background[::-1] >= _CLIPPED
+    return (measurement.foreground * measurement.background)[::-1] >= numerals_at
 
 
 def _knows_paper(measurement: Measurement) -> bool:

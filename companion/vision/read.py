@@ -285,7 +285,7 @@ class CardReader:
         self._other_print = None
         if profile.inverse and profile.face_print is not None:
             x0, y0, x1, y1 = self.box
-            other = (profile.face_print >= 128) | (profile.face_print[::-1, ::-1] >= 128)
+            other = ~blank_face(profile.face_print, 0)
             other[y0:y1, x0:x1] = False
             self._other_print = other if other.any() else None
 
