@@ -260,13 +260,13 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
         return measurement
     h, w = normalised.shape[:2]
     take = not inverse and on_strokes
+    from_darkest = np.repeat(measurement.clipped.any(), 3) if darkest_everywhere else measurement.clipped[::-1]  # BGR
     if strokes.on(top, left, h, w):
         if len(strokes.rows) < 4:
             return measurement
         foreground = stroke_ink(normalised, strokes.rows, strokes.cols, top, left, strokes.near, strokes.ring,
                                 (top + strokes.first_row - strokes.reach, left + strokes.first_col - strokes.reach),
-                                take, np.repeat(measurement.clipped.any(), 3) if darkest_everywhere
-                                else measurement.clipped[::-1])
+                                take, from_darkest)
     else:
         rows, cols = strokes.at(top, left)
         inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
@@ -276,7 +276,7 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
         foreground = _ink_taken(normalised, rows, cols, strokes.px_per_mm) if take else None
         if foreground is None or measurement.clipped.any():
             darkest = strongest(normalised[rows, cols], 0.9)[0]
-            foreground = darkest if foreground is None else np.where(measurement.clipped[::-1], darkest,
+            foreground = darkest if foreground is None else np.where(from_darkest, darkest,
                                                                      foreground).astype(np.float32)
     return _with_foreground(measurement, foreground, inverse)
 
