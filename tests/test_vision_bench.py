@@ -60,8 +60,8 @@ def test_a_retaken_calibration_picture_is_not_written_into_the_cache(tmp_path):
     from companion.vision.evaluate_read import calibrated_profiles, calibration_set
 
     folder = tmp_path / "cache"
-    # seed 8: every other picture of the set calibrates as first taken (with seed 7 five
-    # more were retaken, some twice, each retake a whole calibration more: 36 s, not 14)
+    # seed 8: no picture of the set but the blanked R5 asks to be retaken (with seed 7 five
+    # more were, some twice, each retake a whole calibration more: 36 s, not 14)
     write_cards(folder / "reference", "reference", variants=1, seed=8, cards=calibration_set())
     blank = np.full_like(cv2.imread(str(folder / "reference" / "R5.png")), 120)
     cv2.imwrite(str(folder / "reference" / "R5.png"), blank)
