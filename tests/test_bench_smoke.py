@@ -1,5 +1,7 @@
 """The benchmark command must keep working; its figures are not asserted here."""
 
+import pytest
+
 from companion.bench import run_rules_benchmark
 
 
@@ -25,3 +27,25 @@ def test_stream_benchmark_reads_every_frame_both_ways(tmp_path, capsys, bench_pr
     assert len(results["still_ms"]) + len(results["changed_ms"]) + len(results["second_look_ms"]) == 4
     printed = capsys.readouterr().out
     assert "read as a stream" in printed and "ms per frame (median)" in printed
+
+
+def test_seeds_benchmark_prints_each_seed_and_all_of_them_pooled(tmp_path, capsys, bench_profile):
+    from companion.vision.bench_seeds import run_seeds_benchmark
+
+    results = run_seeds_benchmark(seeds=((5, 2), (6, 1)), cache=tmp_path, pin=False, profile_of=bench_profile)
+    five, six, pooled = results[5], results[6], results["pooled"]
+    assert (five.frames, six.frames, pooled.frames) == (2, 1, 3)
+    for count in ("required", "right", "wrong", "unknown", "frames_right"):
+        assert getattr(pooled, count) == getattr(five, count) + getattr(six, count)
+    printed = capsys.readouterr().out
+    assert "seed 5 " in printed and "seed 6 " in printed and "all seeds pooled" in printed
+
+
+def test_a_seed_is_given_with_or_without_its_number_of_scenes():
+    from companion.vision.bench_seeds import DEFAULT_SCENES, seed_and_scenes
+
+    assert seed_and_scenes("13:250") == (13, 250)
+    assert seed_and_scenes("11") == (11, DEFAULT_SCENES)
+    for wrong in ("13:", "x", "13:0", "13:1.5"):
+        with pytest.raises(ValueError, match="SEED"):
+            seed_and_scenes(wrong)

@@ -15,8 +15,9 @@ def add_commands(commands) -> None:
                                 "on rendered scenes, beside Tesseract. 'stream': how fast the card reader keeps up with a camera "
                                 "over a game (only what changed is read again), beside reading every frame whole. 'stages': where a frame's "
                                 "time goes, stage by stage of the card reader. 'misses': one JSON line per card the "
-                                "vision benchmark's reader misses, with what it read around it.")
-    bench.add_argument("what", choices=("rules", "synth", "vision", "stream", "stages", "misses"), help="what to measure")
+                                "vision benchmark's reader misses, with what it read around it. 'seeds': the card "
+                                "reader's accuracy on several seeds' scenes, each seed's and pooled.")
+    bench.add_argument("what", choices=("rules", "synth", "vision", "stream", "stages", "misses", "seeds"), help="what to measure")
     bench.add_argument("--repeat", type=positive, default=5, help="timed repetitions (default 5)")
     bench.add_argument("--games", type=positive, default=2000, help="rules: games per repetition (default 2000)")
     bench.add_argument("--frames", type=positive, default=300, help="synth: frames per repetition (default 300)")
@@ -24,16 +25,27 @@ def add_commands(commands) -> None:
                        "2000 for vision and misses, the first 300 of them for stages)")
     bench.add_argument("--seed", type=int, default=2026, help="vision, stream, stages, misses: which scenes to render (default 2026, "
                        "the figures in the README; another seed gives scenes the reader was not tuned on)")
+    bench.add_argument("--seeds", type=_seed_and_scenes, nargs="+", metavar="SEED[:SCENES]",
+                       help="seeds: which scenes, SCENES of each (default 1000; without --seeds: 2026:2000 13 11 7)")
     bench.add_argument("--tesseract-cards", type=int, default=500, help="vision: cards for the Tesseract "
                        "comparison, 0 to skip (default 500)")
     bench.add_argument("--search", action="store_true", help="vision, stream: find the cards by the edge and "
                        "numeral search instead of the card detector (the reader before the detector, for comparison)")
-    bench.add_argument("--no-markers", action="store_true", help="vision, stream, stages, misses: read each scene as if it had "
+    bench.add_argument("--no-markers", action="store_true", help="vision, stream, stages, misses, seeds: read each scene as if it had "
                        "no play-area markers (the frame at the scale its cards show)")
     bench.add_argument("--streams", type=positive, default=24, help="stream: rendered streams (default 24)")
     bench.add_argument("--stream-frames", type=positive, default=100, help="stream: frames per stream "
                        "(default 100: 10 seconds of a game)")
     bench.set_defaults(run=_bench)
+
+
+def _seed_and_scenes(text: str) -> tuple[int, int]:
+    from ..vision.bench_seeds import seed_and_scenes
+
+    try:
+        return seed_and_scenes(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _reader_mode(args: argparse.Namespace) -> str:
@@ -59,6 +71,11 @@ def _bench(args: argparse.Namespace) -> int:
 
         run_misses(n_scenes=args.scenes or 2000, seed=args.seed,
                    mode=_reader_mode(args))
+        return 0
+    if args.what == "seeds":
+        from ..vision.bench_seeds import DEFAULT_SEEDS, run_seeds_benchmark
+
+        run_seeds_benchmark(seeds=args.seeds or DEFAULT_SEEDS, mode=_reader_mode(args))
         return 0
     if args.what == "stream":
         from ..vision.bench_stream import run_stream_benchmark
