@@ -14,8 +14,7 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from .bench import READERS, Score, one_core, read_scenes, rendered_scenes
-from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
+from .bench import READERS, Score, calibrated_readers, one_core, read_scenes, rendered_scenes
 from .profile import Profile
 
 # the benchmark's own seed and scene count, then the seeds the README quotes beside it
@@ -41,10 +40,11 @@ def run_seeds_benchmark(seeds=DEFAULT_SEEDS, cache: Path = Path(".cache/vision-b
     when given, stands in for calibrating each style from its 23 pictures."""
     one_core(pin)
     scenes_of = {seed: rendered_scenes(n, seed, cache) for seed, n in seeds}
-    styles = sorted({labels["style"] for scenes in scenes_of.values() for _, labels in scenes})
+    every_scene = [scene for scenes in scenes_of.values() for scene in scenes]
     if profile_of is None:
-        profile_of = calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE, retaken={}).__getitem__
-    readers = {style: READERS[mode](profile_of(style)) for style in styles}
+        readers = calibrated_readers(every_scene, cache, mode)
+    else:
+        readers = {style: READERS[mode](profile_of(style)) for style in {labels["style"] for _, labels in every_scene}}
     print(f"elfer bench seeds: {', '.join(f'{len(scenes)} scenes of seed {seed}' for seed, scenes in scenes_of.items())}"
           f"; each deck calibrated from its 23 pictures; one core")
     results: dict = {}
