@@ -145,6 +145,17 @@ def test_the_first_digit_of_a_card_half_under_its_neighbour_is_not_read_as_a_1(b
     assert set(_named(reading)) <= _on_top(entry["cards"])
 
 
+def test_a_six_read_better_on_an_outline_its_checks_reject_is_not_named_a_nine(bench_profile):
+    """``elfer bench seeds --seeds 3`` scene 601: a cream Y6 on a pile of the 7 and 9, a
+    hand beside it, proposed on an outline turned 20° off it, where it matches an
+    upside-down 9 (0.89). Turned in place, the outlines that fit read Y6 (up to 0.96) but
+    show stray ink just over a whole card's limit, while one still turned off reads Y9
+    (0.89) and passes every check: it was named. A reading of another card matched
+    better on the same outlines leaves the card in doubt."""
+    named, _ = _named_in_bench_scene(bench_profile("cream"), 3 * 100_000 + 601, "cream", "pattern")
+    assert "Y9" not in named
+
+
 @pytest.mark.parametrize("along_width,along_height", [(3.0, 0.0), (0.0, -3.5), (-2.5, 2.5)])
 def test_an_outline_a_few_millimetres_off_is_read_and_says_where_the_card_is(along_width, along_height):
     reader, frame, labels, _ = _reading("reference", "wood")
