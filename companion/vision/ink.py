@@ -431,7 +431,7 @@ class InkModel:
         """
         points, penalty, _ = self._corrected_chroma(measurement, paper)
         d2, logdets = self._distances2(points, measurement.strength)
-        return np.sqrt((d2 + penalty[None, :]).min(axis=1)), logdets
+        return np.sqrt((d2 + penalty).min(axis=1)), logdets
 
     def paper_level(self, measurement: Measurement, colour: Colour) -> np.ndarray | None:
         """The paper's true level (R, G, B) relative to its blue, from a card whose ink is
@@ -540,7 +540,6 @@ class InkModel:
                 factors = np.maximum(1.0, centre * _PAPER_STEPS)
                 options.append((factors, (np.log(factors / centre) / spread) ** 2))
         return _combinations(options)
-
 
     def _faint(self, measurement: Measurement) -> bool:
         """A paper deck's ink fainter than ``paper_min_strength`` (see :meth:`_corrected_chroma`)."""
