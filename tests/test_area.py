@@ -147,19 +147,60 @@ def test_a_hand_over_one_marker_at_the_start_does_not_stop_the_mapping():
     assert np.abs(in_frame - scene.camera.project(points_mm)).max() <= 2.5
 
 
-def test_the_mapping_is_dropped_when_the_camera_moved_and_two_markers_are_hidden():
+def test_the_mapping_is_dropped_when_the_camera_moved_and_three_markers_are_hidden():
     frame, scene = _scene("straight")
     area = PlayArea()
     assert area.update(frame).mapped
     shift = np.array([14.0, 8.0])
     moved = _shifted(frame, shift)
+    for marker_id in (1, 2, 3):
+        moved = _cover(moved, _drawn_marker_centres(scene)[marker_id] + shift, _marker_radius(scene))
+    view = area.update(moved)
+    assert not view.mapped  # one marker seen elsewhere, three unknown: no way to know where the area is
+    assert view.image is moved and view.px_per_mm is None
+    # and one marker alone does not start a mapping
+    assert not PlayArea().update(moved).mapped
+
+
+def test_two_markers_map_afresh_when_the_camera_moved():
+    frame, scene = _scene("straight")
+    area = PlayArea()
+    before = area.update(frame)
+    shift = np.array([14.0, 8.0])
+    moved = _shifted(frame, shift)
     for marker_id in (1, 2):
         moved = _cover(moved, _drawn_marker_centres(scene)[marker_id] + shift, _marker_radius(scene))
     view = area.update(moved)
-    assert not view.mapped  # two markers seen elsewhere, two unknown: no way to know where the area is
-    assert view.image is moved and view.px_per_mm is None
-    # and two markers alone do not start a mapping
-    assert not PlayArea().update(moved).mapped
+    assert view.mapped and view.markers == (0, 3)
+    points = np.array([[100.0, 100.0], [600.0, 500.0], [1100.0, 200.0]])
+    assert np.abs(view.view_to_frame(points) - (before.view_to_frame(points) + shift)).max() <= 2.0
+
+
+@pytest.mark.parametrize("hidden", [(0, 2), (2, 3)], ids=["diagonal", "one side"])
+def test_two_markers_start_a_mapping_that_the_others_replace_when_they_show(hidden):
+    frame, scene = _scene("tilted")
+    covered = frame
+    for marker_id in hidden:
+        covered = _cover(covered, _drawn_marker_centres(scene)[marker_id], _marker_radius(scene))
+    area = PlayArea(redetect_every=3)
+    view = area.update(covered)
+    assert view.mapped and view.markers == tuple(sorted(set(range(4)) - set(hidden)))
+    points_mm = np.array([[0.0, 0.0], [300.0, 225.0], [600.0, 450.0], [-20.0, 200.0]])
+    in_frame = view.view_to_frame(view.mm_to_view(points_mm))
+    assert np.abs(in_frame - scene.camera.project(points_mm)).max() <= 6.0
+    provisional = view.to_frame
+    # the hand goes: the markers are looked for again on every third frame, not on each
+    for _ in range(2):
+        view = area.update(frame)
+        assert set(view.markers) == set(range(4)) - set(hidden)
+    view = area.update(frame)
+    assert view.markers == (0, 1, 2, 3) and not np.array_equal(view.to_frame, provisional)
+    in_frame = view.view_to_frame(view.mm_to_view(points_mm))
+    assert np.abs(in_frame - scene.camera.project(points_mm)).max() <= 2.5
+    # a mapping from three or four markers is not looked for again while they show
+    area._detect = None
+    for _ in range(3):
+        assert area.update(frame).markers == (0, 1, 2, 3)
 
 
 def test_without_markers_the_view_is_the_whole_frame():
