@@ -131,11 +131,15 @@ def with_rendering_bar(render, total: int, unit: str):
         return render(lambda done, _total: bar.update(done - bar.n))
 
 
-def calibrated_readers(scenes, cache: Path, mode: str = "detect") -> dict:
+def calibrated_readers(scenes, cache: Path, mode: str = "detect", profile_of=None) -> dict:
     """A reader (``READERS[mode]``) per deck style of ``scenes``, each style calibrated
-    from its 23 pictures as ``elfer bench vision`` calibrates it."""
+    from its 23 pictures as ``elfer bench vision`` calibrates it; ``profile_of(style)``,
+    when given, stands in for calibrating (a caller that holds the profiles already)."""
     styles = sorted({labels["style"] for _, labels in scenes})
-    profiles = calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE, retaken={})
+    if profile_of is None:
+        profiles = calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE, retaken={})
+    else:
+        profiles = {style: profile_of(style) for style in styles}
     return {style: READERS[mode](profile) for style, profile in profiles.items()}
 
 

@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from .bench import READERS, Score, calibrated_readers, one_core, read_scenes, rendered_scenes
+from .bench import Score, calibrated_readers, one_core, read_scenes, rendered_scenes
 from .profile import Profile
 
 # the benchmark's own seed and scene count, then the seeds the README quotes beside it
@@ -41,10 +41,7 @@ def run_seeds_benchmark(seeds=DEFAULT_SEEDS, cache: Path = Path(".cache/vision-b
     one_core(pin)
     scenes_of = {seed: rendered_scenes(n, seed, cache) for seed, n in seeds}
     every_scene = [scene for scenes in scenes_of.values() for scene in scenes]
-    if profile_of is None:
-        readers = calibrated_readers(every_scene, cache, mode)
-    else:
-        readers = {style: READERS[mode](profile_of(style)) for style in {labels["style"] for _, labels in every_scene}}
+    readers = calibrated_readers(every_scene, cache, mode, profile_of)
     print(f"elfer bench seeds: {', '.join(f'{len(scenes)} scenes of seed {seed}' for seed, scenes in scenes_of.items())}"
           f"; each deck calibrated from its 23 pictures; one core")
     results: dict = {}
