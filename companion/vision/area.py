@@ -59,9 +59,9 @@ MARKER_IDS = tuple(sorted(CORNER_IDS.values()))
 MIN_MARKERS = 2
 # Two markers leave the far side of the area to the perspective their own corners show:
 # on 93 scenes of the benchmark with all four found (seed 2026, every fourth of the first
-# 400), the mapping from two of
-# them lay a median 1.5-4.6 px (depending on the pair) and at worst 18-118 px off the
-# four's over the area, from three 0.8-0.9 px and at worst 10-26 px. Without a mapping
+# 400), the mapping from two of them lay a median 1.5-4.6 px (depending on the pair) and
+# at worst 18-118 px off the four's over the area, from three 0.8-0.9 px and at worst
+# 10-26 px. Without a mapping
 # the frame is read at one guessed scale (``frame_scale.py``), which is worse: 200 bench
 # scenes (every tenth of seed 2026) read with only two of their markers detected, 99.27-
 # 99.80 % of the cards right (96.0-98.5 % of the frames) from the two, 96.0 % (83.5 %)
