@@ -61,12 +61,11 @@ MIN_MARKERS = 2
 # on 93 scenes of the benchmark with all four found (seed 2026, every fourth of the first
 # 400), the mapping from two of them lay a median 1.5-4.6 px (depending on the pair) and
 # at worst 18-118 px off the four's over the area, from three 0.8-0.9 px and at worst
-# 10-26 px. Without a mapping
-# the frame is read at one guessed scale (``frame_scale.py``), which is worse: 200 bench
-# scenes (every tenth of seed 2026) read with only two of their markers detected, 99.27-
-# 99.80 % of the cards right (96.0-98.5 % of the frames) from the two, 96.0 % (83.5 %)
-# without a mapping; none wrong either way. A mapping from fewer than this many markers
-# is provisional (see the module docstring).
+# 10-26 px. Without a mapping the frame is read at one guessed scale (``frame_scale.py``),
+# which is worse: 200 bench scenes (every tenth of seed 2026) read with only two of their
+# markers detected, 99.27-99.80 % of the cards right (96.0-98.5 % of the frames) from the
+# two, 96.0 % (83.5 %) without a mapping; none wrong either way. A mapping from fewer than
+# this many markers is provisional (see the module docstring).
 SURE_MARKERS = 3
 DEFAULT_MARGIN_MM = 40.0  # cards lying a little outside the marker rectangle stay in view
 
