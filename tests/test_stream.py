@@ -21,6 +21,7 @@ from companion.vision.outlines import overlap
 from companion.vision.pipeline import SeenCard, TableReader, TableReading
 from companion.vision.stream import SECOND_LOOK_AFTER, SECOND_LOOK_EVERY, StreamReader
 
+from test_area import _cover, _drawn_marker_centres, _marker_radius
 from test_find import _pose
 
 ROWS = (  # four piles and two single cards
@@ -58,6 +59,22 @@ def test_a_still_table_is_read_once_and_the_same_cards_come_back():
         again = stream.read(_frame(scene, ROWS))
         assert again.area and again.cards == first.cards
     assert (stream.reads, stream.partial_reads) == (1, 0)
+
+
+def test_a_stream_begun_with_two_markers_hidden_is_read_again_on_all_four():
+    """A hand over two markers at the start: the area is mapped from the other two (for
+    now) and the cards are read; once all four show, the mapping is made from them and the
+    table is read again on it."""
+    scene, stream = _camera(), StreamReader()
+    covered = _frame(scene, ROWS)
+    for marker_id in (0, 1):
+        covered = _cover(covered, _drawn_marker_centres(scene)[marker_id], _marker_radius(scene))
+    first = stream.read(covered)
+    assert first.area and first.cards and _named(first) == ON_TOP
+    assert stream.reads == 1
+    later = [stream.read(_frame(scene, ROWS)) for _ in range(stream.reader.area.redetect_every)]
+    assert all(_named(reading) == ON_TOP for reading in later)
+    assert stream.reads == 2 and later[-1].cards != first.cards  # read again, on the new mapping
 
 
 def test_a_card_laid_on_a_pile_is_read_and_the_cards_far_from_it_are_not_read_again():
