@@ -16,14 +16,14 @@ The mapping rules (what :meth:`PlayArea.update` does with each frame):
    when some are missing there, and the half-size frame evened by its local mean when
    some are missing still: a glare streak along a marker; each marker's corners then
    come from straight lines fitted to its four outer edges on the full frame, to a
-   tenth of a pixel). When at
-   least two are found a mapping starts: the homography that fits the corners of
-   every marker found to where they lie on the table (least squares; three markers
-   span the whole area, so a hand over the fourth at the start does not matter). Each
-   marker's neighbourhood is kept as a reference picture. Two markers fix the far side
-   of the area less well than three, but far better than none (see ``SURE_MARKERS``): a
-   mapping from two is *provisional*, and while it is in use the markers are detected
-   afresh every ``redetect_every`` frames until three or four replace it.
+   tenth of a pixel). When at least two are found a mapping starts: the homography
+   that fits the corners of every marker found to where they lie on the table (least
+   squares; three markers span the whole area, so a hand over the fourth at the start
+   does not matter). Each marker's neighbourhood is kept as a reference picture. Two
+   markers fix the far side of the area less well than three, but far better than none
+   (see ``SURE_MARKERS``): a mapping from two is *provisional*, and while it is in use
+   the markers are detected afresh every ``redetect_every`` frames until three or four
+   replace it.
 2. **A mapping in use**: no detection. Each marker's reference picture is looked for
    within a few pixels of where it was (normalised cross-correlation, sub-pixel peak).
    A marker is *in place* when it matches well at most ``tolerance_px`` from there,
@@ -283,24 +283,21 @@ class PlayArea:
     def _detect(self, grey: np.ndarray) -> dict[int, np.ndarray]:
         """Marker id → its four corners (4, 2 frame px; the marker's own top-left first,
         clockwise) for the play-area markers in the frame: detected on a half-size frame
-        (and on the full one when some are missing there), corners refined on the full one."""
+        (and on the full one when some are missing there, then on the half-size one
+        evened, :func:`_evened`), corners refined on the full one."""
         height, width = grey.shape
         small = cv2.resize(grey, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
-        corners, ids, _rejected = self._detector.detectMarkers(small)
         boxes: dict[int, np.ndarray] = {}
-        if ids is not None:
-            for marker_id, box in zip(np.ravel(ids), corners):
-                boxes[int(marker_id)] = (np.asarray(box, np.float32).reshape(4, 2) + 0.5) * 2 - 0.5
-        if any(marker_id not in boxes for marker_id in MARKER_IDS):  # small or faint markers: the full frame
-            corners, ids, _rejected = self._detector.detectMarkers(grey)
-            if ids is not None:
-                for marker_id, box in zip(np.ravel(ids), corners):
-                    boxes.setdefault(int(marker_id), np.asarray(box, np.float32).reshape(4, 2))
-        if any(marker_id not in boxes for marker_id in MARKER_IDS):  # uneven light: the half-size frame evened
-            corners, ids, _rejected = self._detector.detectMarkers(_evened(small))
-            if ids is not None:
-                for marker_id, box in zip(np.ravel(ids), corners):
-                    boxes.setdefault(int(marker_id), (np.asarray(box, np.float32).reshape(4, 2) + 0.5) * 2 - 0.5)
+        # the half-size frame; for markers still missing, the full frame (small or faint
+        # markers), then the half-size frame evened (uneven light: a glare streak along one)
+        looks = ((lambda: small, 2), (lambda: grey, 1), (lambda: _evened(small), 2))
+        for look, scale in looks:
+            if all(marker_id in boxes for marker_id in MARKER_IDS):
+                break
+            corners, ids, _rejected = self._detector.detectMarkers(look())
+            for marker_id, box in zip(() if ids is None else np.ravel(ids), corners):
+                box = np.asarray(box, np.float32).reshape(4, 2)
+                boxes.setdefault(int(marker_id), box if scale == 1 else (box + 0.5) * scale - 0.5)
         ids = [marker_id for marker_id in boxes if marker_id in MARKER_IDS]
         if not ids:
             return {}
