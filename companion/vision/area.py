@@ -242,7 +242,7 @@ class PlayArea:
             raise ValueError("frames are uint8 BGR images")
         found: tuple[int, ...] = ()
         if self._mapping is None:
-            found = self._detect_and_map(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+            found = tuple(sorted(self._detect_and_map(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))))
         else:
             in_place, moved = self._check(frame)
             found = in_place
@@ -262,12 +262,8 @@ class PlayArea:
         self._frames_provisional += 1
         if self._frames_provisional % self.redetect_every:
             return in_place
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        corners = self._detect(grey)
-        if len(corners) < SURE_MARKERS:
-            return in_place
-        self._start_mapping(grey, corners)
-        return tuple(sorted(corners))
+        corners = self._detect_and_map(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), SURE_MARKERS)
+        return tuple(sorted(corners)) if len(corners) >= SURE_MARKERS else in_place
 
     # --- the view ------------------------------------------------------------------
 
@@ -305,16 +301,17 @@ class PlayArea:
         return {marker_id: box if refined is None else refined
                 for marker_id, box, refined in zip(ids, detected, _refine_squares(grey, detected))}
 
-    def _detect_and_map(self, grey: np.ndarray) -> tuple[int, ...]:
+    def _detect_and_map(self, grey: np.ndarray, least: int = MIN_MARKERS) -> dict[int, np.ndarray]:
+        """The markers detected (:meth:`_detect`), and with at least ``least`` of them a new
+        mapping from them."""
         corners = self._detect(grey)
-        if len(corners) >= MIN_MARKERS:
+        if len(corners) >= least:
             self._start_mapping(grey, corners)
-        return tuple(sorted(corners))
+        return corners
 
     def _redetect(self, grey: np.ndarray, moved: bool) -> tuple[int, ...]:
-        corners = self._detect(grey)
+        corners = self._detect_and_map(grey)
         if len(corners) >= MIN_MARKERS:
-            self._start_mapping(grey, corners)
             return tuple(sorted(corners))
         off_place = any(marker_id in self._mapping.centres
                         and np.linalg.norm(_diagonals_crossing(box) - self._mapping.centres[marker_id]) > self.tolerance_px
