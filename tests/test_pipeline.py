@@ -168,6 +168,22 @@ def test_a_hand_over_two_markers_leaves_the_area_mapped_from_the_other_two():
     assert {label["card"] for label in entry["cards"] if label["visible_share"] >= 0.98} <= named
 
 
+@pytest.mark.parametrize("seed,scene,style,surface,card", [
+    (2026, 220, "condensed", "mat", "Y8"), (2026, 1425, "cream", "wood", "B11"), (5, 723, "reference", "wood", "R20")])
+def test_a_numeral_washed_out_by_glare_takes_its_colour_from_the_corner_print_too(
+        seed, scene, style, surface, card, bench_profile):
+    """``elfer bench vision`` scenes: a glare spot over the numeral leaves its colour in
+    doubt (a condensed yellow 8 0.49 yellow, a cream blue 11 0.21 blue, a reference red 20
+    read evened 0.86 red), while the corner indices and frame lie in other light and name
+    the same colour surely: the card is read."""
+    frame, entry = _bench_scene(seed * 100_000 + scene, style, surface)
+    label = next(label for label in entry["cards"] if label["card"] == card)
+    assert label["visible_share"] == 1.0
+    reading = TableReader(bench_profile(style)).read(frame)
+    assert card in _named_near(reading, label)
+    assert set(_named(reading)) <= _on_top(entry["cards"])
+
+
 @pytest.mark.parametrize("along_width,along_height", [(3.0, 0.0), (0.0, -3.5), (-2.5, 2.5)])
 def test_an_outline_a_few_millimetres_off_is_read_and_says_where_the_card_is(along_width, along_height):
     reader, frame, labels, _ = _reading("reference", "wood")

@@ -281,11 +281,12 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
     return _with_foreground(measurement, foreground, inverse)
 
 
-def fill_against_print(measurement: Measurement, elsewhere: np.ndarray) -> Measurement:
-    """An inverse card's measurement with its fill's colour taken against the deck's other
-    print (``elsewhere``: bool, where it prints its corner indices and frame, white as
-    the numeral is) instead of against its numeral."""
-    return _with_foreground(measurement, strongest(measurement.normalised[elsewhere], 0.9)[0], True)
+def ink_against_print(measurement: Measurement, elsewhere: np.ndarray) -> Measurement:
+    """The measurement with its ink taken from the deck's other print (``elsewhere``: bool,
+    where it prints its corner indices and frame) instead of from its numeral: on paper
+    the strongest ink there, on an inverse deck the fill against that print, white as the
+    numeral is."""
+    return _with_foreground(measurement, strongest(measurement.normalised[elsewhere], 0.9)[0], measurement.inverse)
 
 
 def _with_foreground(measurement: Measurement, foreground: np.ndarray, inverse: bool) -> Measurement:
@@ -573,5 +574,5 @@ def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
 
-__all__ = ["InkModel", "Measurement", "Strokes", "chromaticity", "fill_against_print", "ink_on", "lab", "looks_inverse",
+__all__ = ["InkModel", "Measurement", "Strokes", "chromaticity", "ink_against_print", "ink_on", "lab", "looks_inverse",
            "measure", "sigmoid"]
