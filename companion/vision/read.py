@@ -41,11 +41,12 @@ The finder gives the four corners of a fully visible card. The reader
    strongest colour may be the table under an outline reaching over the card's edge,
    or a hand) and tells the colour from it. A card whose numeral leaves the colour in
    doubt has it measured on the deck's other print too (the corner indices and frame;
-   on an inverse deck the fill against them): a glare spot over the numeral washes out
-   its ink (on an inverse deck saturates fill and numeral alike), while the corners lie
-   in other light; where that names the same colour more surely, it stands (the
-   benchmark's seeds 2026 and 5: a condensed yellow 8 0.49 sure, a cream blue 11 0.21,
-   a reference red 20 0.86, each read; none read otherwise);
+   on an inverse deck the fill against them), in the quarter of the card where that
+   shows its ink strongest: a glare spot over the numeral washes out its ink (on an
+   inverse deck saturates fill and numeral alike), while a corner lies in other light;
+   where that names the same colour more surely, it stands (the benchmark's seeds 2026,
+   11 and 5: six cards read, among them a condensed yellow 8 0.49 sure, a cream blue 11
+   0.21 and an inverse yellow 8 0.70; none read otherwise);
 7. turns the number's margin over the runner-up (per unit of how much their templates
    differ), its correlation, and the colour's posterior into one confidence; below the
    profile's ``min_confidence`` the card is unknown (``card`` None), never a guess;
@@ -212,6 +213,30 @@ class CardReading:
     hidden: float = 0.0
 
 
+def print_quarters(face_print: np.ndarray, box: tuple[int, int, int, int], margin_px: int) -> tuple[np.ndarray, ...]:
+    """Where a deck prints outside its numeral's ``box`` (corner indices, frame), either way
+    up, without the outer ``margin_px``, one bool mask a quarter of the card (those with
+    any print): a glare spot lies over one part of a card, so the quarter whose ink shows
+    strongest is the one it washes out least. A paper card's strongest ink at its edge may
+    be the table beside an outline a pixel off, hence the margin; an inverse card's
+    white rim there is print like its numeral."""
+    x0, y0, x1, y1 = box
+    other = ~blank_face(face_print, 0)
+    other[y0:y1, x0:x1] = False
+    h, w = other.shape
+    inner = np.zeros_like(other)
+    inner[margin_px:h - margin_px, margin_px:w - margin_px] = True
+    other &= inner
+    quarters = []
+    for rows in (slice(0, h // 2), slice(h // 2, h)):
+        for cols in (slice(0, w // 2), slice(w // 2, w)):
+            quarter = np.zeros_like(other)
+            quarter[rows, cols] = other[rows, cols]
+            if quarter.any():
+                quarters.append(quarter)
+    return tuple(quarters)
+
+
 def _shifted(ordered: np.ndarray, offset_mm: np.ndarray) -> np.ndarray:
     """An offset along the card's width and height (mm, on the outline ``ordered``, TL
     first) in frame pixels."""
@@ -283,20 +308,8 @@ class CardReader:
                          for step in (1, -1) for number in self.numbers]
         self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
             STRAY_MARGIN_MM * layout.match_px_per_mm))
-        # the deck's print outside the numeral's box (corner indices, frame), either way up
-        self._other_print = None
-        if profile.face_print is not None:
-            x0, y0, x1, y1 = self.box
-            other = ~blank_face(profile.face_print, 0)
-            other[y0:y1, x0:x1] = False
-            if not profile.inverse:
-                # a paper card's ink is its darkest print: at the edge that may be the table
-                # beside an outline a pixel off
-                h, w, m = *other.shape, self.margin_px
-                inner = np.zeros_like(other)
-                inner[m:h - m, m:w - m] = True
-                other &= inner
-            self._other_print = other if other.any() else None
+        self._other_print = () if profile.face_print is None else print_quarters(
+            profile.face_print, self.box, 0 if profile.inverse else self.margin_px)
 
     def number_scores(self, measurement: Measurement, search: int | None = None,
                       step: int = 1, pad: int = 0, evened: bool | None = None,
@@ -545,10 +558,10 @@ class CardReader:
         colour, colour_conf = self.inks.colour(
             self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH,
                                  darkest_everywhere=paper is not None), paper)
-        if self._other_print is not None and pad == 0 and colour_conf < t["min_confidence"]:
-            # step 6 of the module's docstring: the deck's other print
-            elsewhere, elsewhere_conf = self.inks.colour(ink_against_print(m, self._other_print),
-                                                         None if m.inverse else paper)
+        if self._other_print and pad == 0 and colour_conf < t["min_confidence"]:
+            # step 6 of the module's docstring: the deck's other print, where its ink is strongest
+            inked = max((ink_against_print(m, where) for where in self._other_print), key=lambda ink: ink.strength)
+            elsewhere, elsewhere_conf = self.inks.colour(inked, None if m.inverse else paper)
             if elsewhere == colour and elsewhere_conf > colour_conf:
                 colour_conf = elsewhere_conf
         confidence = number_conf * colour_conf
