@@ -23,7 +23,7 @@ from companion.vision.calibrate import calibrate
 from companion.vision.evaluate_read import GRID_SURFACES as SURFACES
 from companion.vision.evaluate_read import NEUTRAL_LIGHT, WARM_LIGHT, calibration_set, crop_around, table
 from companion.vision.profile import CARD_MM
-from companion.vision.read import CardReader, face_corners, rectify, upright_corners
+from companion.vision.read import CardReader, face_corners, print_quarters, rectify, upright_corners
 
 
 def _calibration_pictures(style: str) -> dict:
@@ -455,3 +455,23 @@ def test_a_margin_measured_where_little_of_what_tells_two_numbers_apart_shows_do
     reader._margins_where_told(scores, hidden.reshape(-1))
     first, turned, _, confidence = reader._number(scores.reshape(2, -1))
     assert reader.numbers[first] == 20 and not turned and confidence < sure
+
+
+def test_the_print_beside_the_numeral_is_looked_at_quarter_by_quarter_clear_of_the_card_edge():
+    """A card whose numeral a glare spot washes out takes its colour from the corner
+    print where it shows strongest: the print outside the numeral's box, either way up
+    (an index at the top left prints turned at the bottom right), one quarter at a time,
+    none of it within the outer margin, where an outline a pixel off shows the table."""
+    face = np.zeros((91, 59), np.uint8)
+    face[4:12, 5:15] = 255  # the top-left corner index
+    face[30:60, 10:50] = 255  # the numeral
+    face[0:2, 20:40] = 255  # print at the very edge
+    box = (6, 22, 53, 69)
+    quarters = print_quarters(face, box, margin_px=2)
+    assert len(quarters) == 2  # top left and, turned, bottom right; nothing on the other two
+    top_left, bottom_right = quarters
+    assert top_left[4:12, 5:15].all() and top_left.sum() == 80
+    assert bottom_right[79:87, 44:54].all() and bottom_right.sum() == 80
+    for quarter in quarters:
+        assert not quarter[box[1]:box[3], box[0]:box[2]].any()
+        assert not quarter[:2].any() and not quarter[-2:].any()

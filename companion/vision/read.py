@@ -561,7 +561,7 @@ class CardReader:
         if self._other_print and pad == 0 and colour_conf < t["min_confidence"]:
             # step 6 of the module's docstring: the deck's other print, where its ink is strongest
             inked = max((ink_against_print(m, where) for where in self._other_print), key=lambda ink: ink.strength)
-            elsewhere, elsewhere_conf = self.inks.colour(inked, None if m.inverse else paper)
+            elsewhere, elsewhere_conf = self.inks.colour(inked, paper)
             if elsewhere == colour and elsewhere_conf > colour_conf:
                 colour_conf = elsewhere_conf
         confidence = number_conf * colour_conf
