@@ -39,6 +39,7 @@ def test_seeds_benchmark_prints_each_seed_and_all_of_them_pooled(tmp_path, capsy
         assert getattr(pooled, count) == getattr(five, count) + getattr(six, count)
     printed = capsys.readouterr().out
     assert "seed 5 " in printed and "seed 6 " in printed and "all seeds pooled" in printed
+    assert "profile as given" in printed and "not pinned" in printed  # says what it measured, not the default
 
 
 def test_a_seed_is_given_with_or_without_its_number_of_scenes():

@@ -117,6 +117,17 @@ def one_core(pin: bool = True) -> None:
     cv2.setNumThreads(1)
 
 
+def core_said(pin: bool) -> str:
+    """How a benchmark ran, for its printout (see :func:`one_core`)."""
+    return "one core" if pin else "OpenCV on one thread, not pinned to a core"
+
+
+def how_run(pin: bool, profile_of=None) -> str:
+    """What a benchmark's header says of how it ran: its profiles and its core."""
+    profiles = "each deck calibrated from its 23 pictures" if profile_of is None else "each deck's profile as given"
+    return f"{profiles}; {core_said(pin)}"
+
+
 def rendered_scenes(n: int, seed: int, cache: Path) -> list[tuple[Path, dict]]:
     """``scene_cache`` with a progress bar on stderr while scenes are rendered."""
     return with_rendering_bar(lambda report: scene_cache(n, seed, cache, report), n, "scene")
@@ -271,7 +282,7 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
     finder = {"detect": "the card detector", "search": "the edge and numeral search",
               "no-markers": "the card detector, the markers ignored"}[mode]
     print(f"elfer bench vision: {len(scenes)} scenes of 1280x720 (seed {seed}), every style, surface, light "
-          f"and camera angle; one core; cards found by {finder}")
+          f"and camera angle; {core_said(pin)}; cards found by {finder}")
     results: dict = {}
     default = default_profile()
     reader = READERS[mode](default)
@@ -298,7 +309,7 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
     results["calibrated"] = total
     ms = statistics.median(total.ms)
     memory = peak_memory_mb(scenes, None, mode)
-    print(f"speed: {ms:.1f} ms per frame (median, one core); peak memory of a reading process: {memory:.0f} MB")
+    print(f"speed: {ms:.1f} ms per frame (median, {core_said(pin)}); peak memory of a reading process: {memory:.0f} MB")
     results["ms_per_frame"], results["peak_mb"] = ms, memory
     if tesseract_cards:
         from .tesseract import compare_with_tesseract

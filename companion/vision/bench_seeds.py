@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from .bench import Score, calibrated_readers, one_core, read_scenes, rendered_scenes
+from .bench import Score, calibrated_readers, how_run, one_core, read_scenes, rendered_scenes
 from .profile import Profile
 
 # the benchmark's own seed and scene count, then the seeds the README quotes beside it
@@ -43,7 +43,7 @@ def run_seeds_benchmark(seeds=DEFAULT_SEEDS, cache: Path = Path(".cache/vision-b
     every_scene = [scene for scenes in scenes_of.values() for scene in scenes]
     readers = calibrated_readers(every_scene, cache, mode, profile_of)
     print(f"elfer bench seeds: {', '.join(f'{len(scenes)} scenes of seed {seed}' for seed, scenes in scenes_of.items())}"
-          f"; each deck calibrated from its 23 pictures; one core")
+          f"; {how_run(pin, profile_of)}")
     results: dict = {}
     pooled = Score()
     for seed, scenes in scenes_of.items():

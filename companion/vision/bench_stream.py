@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .bench import READERS, Score, one_core, score_frame, with_rendering_bar
+from .bench import READERS, Score, how_run, one_core, score_frame, with_rendering_bar
 from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
 from .profile import Profile
 from .stream import StreamReader
@@ -68,7 +68,7 @@ def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
     styles = sorted({entries[0][1]["style"] for entries in rendered})
     print(f"elfer bench stream: {streams} streams of {frames} frames of 1280x720 at 10 frames a second "
           f"(seed {seed}), from the middle of bots' games, every style, surface, light and camera angle; "
-          f"each style's profile calibrated from its 23 pictures; one core")
+          f"{how_run(pin, profile_of)}")
     if profile_of is None:
         profile_of = calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE).__getitem__
     results = {(name, part): Score() for name in ("stream", "whole") for part in ("all", "no hand")}
