@@ -170,15 +170,16 @@ def test_a_hand_over_two_markers_leaves_the_area_mapped_from_the_other_two():
 
 @pytest.mark.parametrize("seed,scene,style,surface,card", [
     (2026, 220, "condensed", "mat", "Y8"), (2026, 1425, "cream", "wood", "B11"), (5, 723, "reference", "wood", "R20"),
-    (11, 272, "condensed", "wood", "Y9"), (5, 159, "reference", "mat", "B4"), (2026, 246, "inverse", "cloth", "Y8")])
+    (11, 272, "condensed", "wood", "Y9"), (5, 159, "reference", "mat", "B4"), (2026, 246, "inverse", "cloth", "Y8"),
+    (3, 582, "inverse", "cloth", "Y6")])
 def test_a_numeral_washed_out_by_glare_takes_its_colour_from_the_corner_print_too(
         seed, scene, style, surface, card, bench_profile):
     """``elfer bench vision`` scenes: a glare spot over the numeral leaves its colour in
     doubt (a condensed yellow 8 0.49 yellow, a cream blue 11 0.21 blue, a reference red 20
-    read evened 0.86 red, a condensed yellow 9 0.62, a reference blue 4 0.39; an inverse
-    yellow 8's fill 0.70), while the corner indices and frame lie in other light: the
-    quarter of the card where they show their ink strongest names the same colour
-    surely, and the card is read."""
+    read evened 0.86 red, a condensed yellow 9 0.62, a reference blue 4 0.39; inverse
+    yellows 8 and 6, their fills 0.70 and 0.82), while the corner indices and frame lie in
+    other light: the quarter of the card where they show their ink strongest names the
+    same colour surely, and the card is read."""
     frame, entry = _bench_scene(seed * 100_000 + scene, style, surface)
     label = next(label for label in entry["cards"] if label["card"] == card)
     assert label["visible_share"] == 1.0
