@@ -41,8 +41,8 @@ STROKE_REACH_MM = 2.0
 # … and the paper's own level is read on a ring this wide around that (mm)
 PAPER_RING_MM = 4.0
 # a card's ink is its colour furthest from the paper, at this quantile of its pixels: the
-# numerals and the corner print alike (at 0.9 the print's thin strokes at the matching
-# scale left an inverse yellow 6 under glare 0.83 sure of its colour; seed 3, scene 582)
+# numerals and the corner print alike (the print at 0.9, as an inverse fill was first
+# taken, left an inverse yellow 6 under glare 0.83 sure of its colour; seed 3, scene 582)
 INK_QUANTILE = 0.985
 _CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
 _FIT_FACTORS = np.arange(1.0, 2.0, 0.02)  # saturated paper's level fitted to a known ink
