@@ -45,8 +45,8 @@ The finder gives the four corners of a fully visible card. The reader
    shows its ink strongest: a glare spot over the numeral washes out its ink (on an
    inverse deck saturates fill and numeral alike), while a corner lies in other light;
    where that names the same colour more surely, it stands (the benchmark's seeds 2026,
-   11 and 5: six cards read, among them a condensed yellow 8 0.49 sure, a cream blue 11
-   0.21 and an inverse yellow 8 0.70; none read otherwise);
+   11, 5 and 3: seven cards read, among them a condensed yellow 8 0.49 sure, a cream blue
+   11 0.21 and inverse yellows 8 and 6, 0.70 and 0.82; none read otherwise);
 7. turns the number's margin over the runner-up (per unit of how much their templates
    differ), its correlation, and the colour's posterior into one confidence; below the
    profile's ``min_confidence`` the card is unknown (``card`` None), never a guess;
