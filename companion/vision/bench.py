@@ -142,16 +142,21 @@ def with_rendering_bar(render, total: int, unit: str):
         return render(lambda done, _total: bar.update(done - bar.n))
 
 
+def calibrated_profile_of(styles, cache: Path, profile_of=None):
+    """``profile_of`` (style -> profile) when given (a caller that holds the profiles
+    already), else each of ``styles`` calibrated from its 23 pictures as ``elfer bench
+    vision`` calibrates it."""
+    if profile_of is not None:
+        return profile_of
+    return calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE, retaken={}).__getitem__
+
+
 def calibrated_readers(scenes, cache: Path, mode: str = "detect", profile_of=None) -> dict:
-    """A reader (``READERS[mode]``) per deck style of ``scenes``, each style calibrated
-    from its 23 pictures as ``elfer bench vision`` calibrates it; ``profile_of(style)``,
-    when given, stands in for calibrating (a caller that holds the profiles already)."""
+    """A reader (``READERS[mode]``) per deck style of ``scenes``, each with its profile from
+    :func:`calibrated_profile_of`."""
     styles = sorted({labels["style"] for _, labels in scenes})
-    if profile_of is None:
-        profiles = calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE, retaken={})
-    else:
-        profiles = {style: profile_of(style) for style in styles}
-    return {style: READERS[mode](profile) for style, profile in profiles.items()}
+    profile_of = calibrated_profile_of(styles, cache, profile_of)
+    return {style: READERS[mode](profile_of(style)) for style in styles}
 
 
 NEAR_SHARE = 0.3  # of a labelled card's width: a reading this near its centre is a reading of it

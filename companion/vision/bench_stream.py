@@ -25,8 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .bench import READERS, Score, how_run, one_core, score_frame, with_rendering_bar
-from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
+from .bench import READERS, Score, calibrated_profile_of, how_run, one_core, score_frame, with_rendering_bar
 from .profile import Profile
 from .stream import StreamReader
 
@@ -69,8 +68,7 @@ def run_stream_benchmark(streams: int = 24, frames: int = 100, seed: int = 2026,
     print(f"elfer bench stream: {streams} streams of {frames} frames of 1280x720 at 10 frames a second "
           f"(seed {seed}), from the middle of bots' games, every style, surface, light and camera angle; "
           f"{how_run(pin, profile_of)}")
-    if profile_of is None:
-        profile_of = calibrated_profiles(styles, seed=7, folder=cache / CALIBRATION_CACHE).__getitem__
+    profile_of = calibrated_profile_of(styles, cache, profile_of)
     results = {(name, part): Score() for name in ("stream", "whole") for part in ("all", "no hand")}
     still_ms, changed_ms, second_look_ms = [], [], []
     for entries in tqdm(rendered, unit="stream", disable=None, file=sys.stderr, leave=False, desc="reading"):
