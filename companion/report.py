@@ -168,13 +168,13 @@ def reading(image: str, result, lang: str = "de", profile_given: bool = False) -
 def draw_reading(frame, result, lang: str = "de"):
     """The picture with every seen card outlined and named, so a user can see why it misread."""
     import numpy as np
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
-    from .sim.deck import FONT_DIR
+    from .fonts import bundled_font
 
     picture = Image.fromarray(frame[..., ::-1].copy())
     draw = ImageDraw.Draw(picture)
-    font = ImageFont.truetype(str(FONT_DIR / "DejaVuSans-Bold.ttf"), max(14, frame.shape[0] // 40))
+    font = bundled_font("DejaVuSans-Bold.ttf", max(14, frame.shape[0] // 40))
     colours = [(40, 220, 60) if seen.card is not None else (255, 150, 0) for seen in result.cards]
     outlines = [[tuple(float(v) for v in p) for p in np.asarray(seen.polygon)] for seen in result.cards]
     for points, colour in zip(outlines, colours):

@@ -13,7 +13,7 @@ def bench_profile(tmp_path_factory):
     (its 23 pictures rendered with seed 7). Rendering them takes seconds a style, so each
     style's pictures are rendered once a session, into ``bench_profile.folder`` laid out as
     a benchmark cache's ``calibration`` folder."""
-    from companion.vision.evaluate_read import calibrated_profiles
+    from companion.bench.evaluate_read import calibrated_profiles
 
     folder = tmp_path_factory.mktemp("bench-calibration")
 

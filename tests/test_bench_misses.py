@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from companion.cards import Card, Colour
-from companion.vision.bench_misses import frame_misses, recorded_readings
-from companion.vision.pipeline import SeenCard, TableReader, TableReading
-from companion.vision.read import CardReading
+from companion.bench.misses import frame_misses, recorded_readings
+from companion.vision.table_reader import SeenCard, TableReader, TableReading
+from companion.vision.card_reader import CardReading
 
 
 def _label(card: str, x: float, share: float = 1.0) -> dict:

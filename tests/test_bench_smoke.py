@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.bench import run_rules_benchmark
+from companion.bench.rules import run_rules_benchmark
 
 
 def test_rules_benchmark_reports_every_figure(capsys):
@@ -19,7 +19,7 @@ def test_rules_benchmark_reports_every_figure(capsys):
 
 
 def test_stream_benchmark_reads_every_frame_both_ways(tmp_path, capsys, bench_profile):
-    from companion.vision.bench_stream import run_stream_benchmark
+    from companion.bench.stream import run_stream_benchmark
 
     results = run_stream_benchmark(streams=1, frames=4, cache=tmp_path, pin=False, profile_of=bench_profile)
     whole, stream = results["results"]["whole", "all"], results["results"]["stream", "all"]
@@ -30,7 +30,7 @@ def test_stream_benchmark_reads_every_frame_both_ways(tmp_path, capsys, bench_pr
 
 
 def test_seeds_benchmark_prints_each_seed_and_all_of_them_pooled(tmp_path, capsys, bench_profile):
-    from companion.vision.bench_seeds import run_seeds_benchmark
+    from companion.bench.seeds import run_seeds_benchmark
 
     results = run_seeds_benchmark(seeds=((5, 2), (6, 1)), cache=tmp_path, pin=False, profile_of=bench_profile)
     five, six, pooled = results[5], results[6], results["pooled"]
@@ -43,7 +43,7 @@ def test_seeds_benchmark_prints_each_seed_and_all_of_them_pooled(tmp_path, capsy
 
 
 def test_a_seed_is_given_with_or_without_its_number_of_scenes():
-    from companion.vision.bench_seeds import DEFAULT_SCENES, seed_and_scenes
+    from companion.bench.seeds import DEFAULT_SCENES, seed_and_scenes
 
     assert seed_and_scenes("13:250") == (13, 250)
     assert seed_and_scenes("11") == (11, DEFAULT_SCENES)

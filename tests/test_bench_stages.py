@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.vision import read
-from companion.vision.bench_stages import STAGES, stage_report, timed
-from companion.vision.pipeline import TableReader
-from companion.vision.read import CardReader
+from companion.vision import card_reader as read
+from companion.bench.stages import STAGES, stage_report, timed
+from companion.vision.table_reader import TableReader
+from companion.vision.card_reader import CardReader
 from test_find import _laid_out
 
 

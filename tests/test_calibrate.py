@@ -14,9 +14,9 @@ from companion.cli import main as elfer
 from companion.vision import calibrate as calibrate_module
 from companion.vision.calibrate import CalibrationError, calibrate, card_of_filename
 from companion.vision.digits import ncc
-from companion.vision.evaluate_read import NEUTRAL_LIGHT, calibration_crops, calibration_set, table
+from companion.bench.evaluate_read import NEUTRAL_LIGHT, calibration_crops, calibration_set, table
 from companion.vision.profile import Profile
-from companion.vision.read import CardReader, upright_corners
+from companion.vision.card_reader import CardReader, upright_corners
 from companion.vision.single import find_card
 
 STYLE, SURFACE = "reference", "mat"
@@ -289,7 +289,7 @@ def test_a_picture_named_for_another_colour_is_an_error_that_names_it(tmp_path, 
 
 def test_a_profile_that_cannot_read_its_own_pictures_is_not_made(tmp_path, crops, monkeypatch):
     """Whatever the cause, a profile reading fewer than half of its own pictures would read no table."""
-    from companion.vision import read
+    from companion.vision import card_reader as read
 
     def unsure(self, image, corners, *args, **kwargs):
         return read.CardReading(None, 0.0, False)
@@ -317,7 +317,7 @@ def test_a_picture_whose_outline_is_found_a_few_millimetres_off_still_teaches_it
     the condensed deck's wide 18 then has its first digit clear of the card's middle, and
     the numeral must still be centred from both digits before it becomes the template
     (else every 18 reads unknown)."""
-    from companion.vision.evaluate_read import crop_around
+    from companion.bench.evaluate_read import crop_around
 
     wanted = set(calibration_set())
     pictures = {}
@@ -400,7 +400,7 @@ def test_a_poor_picture_beside_a_good_one_of_its_number_teaches_no_numeral(poor,
 def _given_outlines(grid, change=None) -> dict:
     """The calibration cards of the grid as (picture, outline) pairs, ``change`` applied
     to some of them: {card code: (picture, outline) -> (picture, outline)}."""
-    from companion.vision.evaluate_read import crop_around
+    from companion.bench.evaluate_read import crop_around
 
     wanted, pictures = set(calibration_set()), {}
     for picture in grid:

@@ -262,7 +262,7 @@ def test_jpeg_roundtrip_and_encoding():
 
 
 def test_camera_benchmark_reports_every_figure(capsys):
-    from companion.sim.bench_camera import benchmark_camera
+    from companion.bench.camera import benchmark_camera
 
     results = benchmark_camera(frames=2, pin=False)
     assert {"view_ms", "lighting_ms", "jpeg_ms", "total_ms"} <= set(results)

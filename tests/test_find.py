@@ -27,7 +27,7 @@ from companion.sim.lighting import Lighting
 from companion.sim.render import SceneCamera, Scenery
 from companion.vision.area import AreaView, PlayArea
 from companion.vision.candidates import COARSE_PX_PER_MM, card_candidates
-from companion.vision.evaluate_find import corner_error, score_scene
+from companion.bench.evaluate_find import corner_error, score_scene
 from companion.vision.find import CARD_MM, CardFinder, FoundCard, find_cards
 from companion.vision.markers import PLAY_AREA_MM
 

@@ -13,7 +13,7 @@ from companion.cli import main
 from companion.sim.camera import Camera
 from companion.sim.render import SceneCamera, Scenery
 from companion.vision.area import PlayArea
-from companion.vision.pipeline import TableReader
+from companion.vision.table_reader import TableReader
 from companion.vision.stream import StreamReader
 
 from test_stream import NOISY, ON_TOP, ROWS, _frame, _named

@@ -109,7 +109,7 @@ def test_sub_pixel_side_positions_are_the_numpy_ones(seed):
 
 
 def test_the_search_reads_a_table_alike_with_the_numpy_versions(monkeypatch):
-    from companion.vision.search import SearchingReader
+    from companion.bench.search import SearchingReader
     from test_find import _laid_out
 
     frame, _ = _laid_out("reference", "cloth")

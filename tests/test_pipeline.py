@@ -1,4 +1,4 @@
-"""The whole reading of a table (companion.vision.pipeline) on a laid-out synthetic table:
+"""The whole reading of a table (companion.vision.table_reader) on a laid-out synthetic table:
 single cards, a card turned and upside down, piles whose top card lies a little off the
 card below, two cards touching, a row of overlapping cards. What a family would check:
 every card on top is named right, and nothing is ever named wrong."""
@@ -13,9 +13,9 @@ import pytest
 
 from companion.cards import Card, Colour
 from companion.vision.find import CardFinder
-from companion.vision.pipeline import TableReader
-from companion.vision.search import FURTHER_MM
-from companion.vision.read import CardReader
+from companion.vision.table_reader import TableReader
+from companion.bench.search import FURTHER_MM
+from companion.vision.card_reader import CardReader
 
 from test_find import FULLY_VISIBLE, _laid_out, _scene
 
@@ -711,7 +711,7 @@ def test_a_one_or_eleven_with_a_faint_edge_down_its_face_is_not_trusted(code, se
     card's edge down the face (``seams.py``) must be fainter than for other numbers
     before the reading is trusted."""
     from companion.cards import card
-    from companion.vision.read import CardReading
+    from companion.vision.card_reader import CardReading
 
     reading = CardReading(card(code), 0.99, False, match=0.93, seam=seam)
     assert TableReader()._trusted(reading) is trusted
@@ -724,7 +724,7 @@ def test_a_one_or_eleven_with_corner_indices_in_its_middle_is_not_trusted(code, 
     corner indices in the middle of the face (``glyphs.index_ink``); a 1 or 11 read whole
     shows almost none, so for these the limit is stricter."""
     from companion.cards import card
-    from companion.vision.read import CardReading
+    from companion.vision.card_reader import CardReading
 
     reading = CardReading(card(code), 0.99, False, match=0.93, index_ink=index_ink)
     assert TableReader()._trusted(reading) is trusted
@@ -738,7 +738,7 @@ def test_an_empty_stretch_of_table_the_detector_doubts_is_not_reported_as_a_card
     card where none lies (64: a glare spot on wood; 72: a checked cloth; 30: a dark mat
     beside a card): reported as a card that cannot be read until such an outline that
     shows no trace of a numeral and no glare was left out. The cards are read as before."""
-    from companion.vision.bench import label_places
+    from companion.bench.vision import label_places
 
     frame, entry = _bench_scene(2026 * 100_000 + scene, style, surface)
     reading = TableReader(bench_profile(style)).read(frame)

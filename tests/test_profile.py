@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from companion.cards import DECK, Colour
-from companion.vision.evaluate_read import NEUTRAL_LIGHT, table
+from companion.bench.evaluate_read import NEUTRAL_LIGHT, table
 from companion.vision.profile import (FACE_PRINT_FILE, FORMAT_VERSION, Layout, Profile, ProfileError,
                                       _shipped_profile_dir, default_profile, template_name)
-from companion.vision.read import CardReader
+from companion.vision.card_reader import CardReader
 
 
 @pytest.fixture(scope="module")

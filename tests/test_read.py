@@ -20,10 +20,10 @@ from companion.sim.deck import CARD_MM as SIM_CARD_MM
 from companion.sim.deck import STYLES
 from companion.sim.lighting import white_balance_gains
 from companion.vision.calibrate import calibrate
-from companion.vision.evaluate_read import GRID_SURFACES as SURFACES
-from companion.vision.evaluate_read import NEUTRAL_LIGHT, WARM_LIGHT, calibration_set, crop_around, table
+from companion.bench.evaluate_read import GRID_SURFACES as SURFACES
+from companion.bench.evaluate_read import NEUTRAL_LIGHT, WARM_LIGHT, calibration_set, crop_around, table
 from companion.vision.profile import CARD_MM
-from companion.vision.read import CardReader, face_corners, print_quarters, rectify, upright_corners
+from companion.vision.card_reader import CardReader, face_corners, print_quarters, rectify, upright_corners
 
 
 def _calibration_pictures(style: str) -> dict:
@@ -355,7 +355,7 @@ def test_the_grain_of_a_dark_channel_is_no_pair_of_indices():
     whose noise is a grain of a pixel or two (here 0.15 of a numeral's contrast): no
     pair of indices, not even by the strict limit a 1 or 11 is held to."""
     from companion.vision.glyphs import blank_face, index_ink
-    from companion.vision.pipeline import ONES_MAX_INDEX_INK
+    from companion.vision.table_reader import ONES_MAX_INDEX_INK
 
     blank = blank_face(np.zeros((91, 59), np.uint8), 3)
     rng = np.random.default_rng(1)

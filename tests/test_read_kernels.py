@@ -238,7 +238,7 @@ def test_wrong_shapes_are_refused_with_a_clear_error():
 
 
 def test_the_reader_reads_a_table_alike_with_the_numpy_versions(monkeypatch):
-    from companion.vision.pipeline import TableReader
+    from companion.vision.table_reader import TableReader
     from test_find import _laid_out
 
     frame, _ = _laid_out("reference", "cloth")

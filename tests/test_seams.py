@@ -1,11 +1,11 @@
-"""companion.vision.seams: another card's edge running down a face, told from a numeral's strokes."""
+"""companion.vision.glyphs.seam_strength: another card's edge running down a face, told from a numeral's strokes."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from companion.vision.seams import seam_strength
+from companion.vision.glyphs import seam_strength
 
 WIDTH, HEIGHT = 59, 91  # a card at one pixel per millimetre
 

@@ -1,4 +1,4 @@
-"""Numeral seeds (companion.vision.seeds): where a card's numeral shows on paper, so the
+"""Numeral seeds (companion.bench.search_seeds): where a card's numeral shows on paper, so the
 pipeline can look for a card the edges gave no outline for."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 from companion.sim.lighting import Lighting
 from companion.vision.area import PlayArea
 from companion.vision.markers import MARKER_SIZE_MM, corner_positions_mm
-from companion.vision.seeds import SEED_PX_PER_MM, fill_seed_groups, fill_seeds, numeral_seed_groups, numeral_seeds
+from companion.bench.search_seeds import SEED_PX_PER_MM, fill_seed_groups, fill_seeds, numeral_seed_groups, numeral_seeds
 
 from test_find import FULLY_VISIBLE, _laid_out
 

@@ -9,8 +9,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from companion.cards import Card
 from companion.vision.digits import font_likeness
-from companion.vision.evaluate_read import Table
-from companion.vision.read import upright_corners
+from companion.bench.evaluate_read import Table
+from companion.vision.card_reader import upright_corners
 from companion.vision.single import locate
 
 FONTS = "companion/assets/fonts/"

@@ -18,7 +18,7 @@ from companion.sim.render import SceneCamera, Scenery
 from companion.sim.script import Hand
 from companion.vision.markers import PLAY_AREA_MM
 from companion.vision.outlines import overlap
-from companion.vision.pipeline import SeenCard, TableReader, TableReading
+from companion.vision.table_reader import SeenCard, TableReader, TableReading
 from companion.vision.stream import SECOND_LOOK_AFTER, SECOND_LOOK_EVERY, StreamReader
 
 from test_area import _cover, _drawn_marker_centres, _marker_radius

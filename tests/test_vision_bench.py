@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 
 from companion.cards import Card
-from companion.vision.bench import score_frame
-from companion.vision.pipeline import SeenCard, TableReading
+from companion.bench.vision import score_frame
+from companion.vision.table_reader import SeenCard, TableReading
 
 
 def _label(card: str, x: float, y: float, share: float) -> dict:
@@ -57,7 +57,7 @@ def test_a_retaken_calibration_picture_is_not_written_into_the_cache(tmp_path):
     next run (another version of the reader) calibrates from the same first takes and
     retakes what it needs itself."""
     from companion.sim.datasets import write_cards
-    from companion.vision.evaluate_read import calibrated_profiles, calibration_set
+    from companion.bench.evaluate_read import calibrated_profiles, calibration_set
 
     folder = tmp_path / "cache"
     # seed 8: no picture of the set but the blanked R5 asks to be retaken (with seed 7 five

@@ -40,7 +40,7 @@ def add_commands(commands) -> None:
 
 
 def _seed_and_scenes(text: str) -> tuple[int, int]:
-    from ..vision.bench_seeds import seed_and_scenes
+    from ..bench.seeds import seed_and_scenes
 
     try:
         return seed_and_scenes(text)
@@ -55,40 +55,40 @@ def _reader_mode(args: argparse.Namespace) -> str:
 
 def _bench(args: argparse.Namespace) -> int:
     if args.what == "vision":
-        from ..vision.bench import run_vision_benchmark
+        from ..bench.vision import run_vision_benchmark
 
         run_vision_benchmark(n_scenes=args.scenes or 2000, seed=args.seed, tesseract_cards=args.tesseract_cards,
                              mode=_reader_mode(args))
         return 0
     if args.what == "stages":
-        from ..vision.bench_stages import run_stage_benchmark
+        from ..bench.stages import run_stage_benchmark
 
         run_stage_benchmark(n_scenes=args.scenes or 300, seed=args.seed,
                             mode=_reader_mode(args))
         return 0
     if args.what == "misses":
-        from ..vision.bench_misses import run_misses
+        from ..bench.misses import run_misses
 
         run_misses(n_scenes=args.scenes or 2000, seed=args.seed,
                    mode=_reader_mode(args))
         return 0
     if args.what == "seeds":
-        from ..vision.bench_seeds import DEFAULT_SEEDS, run_seeds_benchmark
+        from ..bench.seeds import DEFAULT_SEEDS, run_seeds_benchmark
 
         run_seeds_benchmark(seeds=args.seeds or DEFAULT_SEEDS, mode=_reader_mode(args))
         return 0
     if args.what == "stream":
-        from ..vision.bench_stream import run_stream_benchmark
+        from ..bench.stream import run_stream_benchmark
 
         run_stream_benchmark(streams=args.streams, frames=args.stream_frames, seed=args.seed,
                              mode=_reader_mode(args))
         return 0
     if args.what == "synth":
-        from ..sim.bench_synth import run_synth_benchmark
+        from ..bench.synth import run_synth_benchmark
 
         run_synth_benchmark(frames=args.frames, repeat=args.repeat)
         return 0
-    from ..bench import run_rules_benchmark
+    from ..bench.rules import run_rules_benchmark
 
     run_rules_benchmark(games=args.games, repeat=args.repeat)
     return 0

@@ -46,7 +46,7 @@ def _read(args: argparse.Namespace) -> int:
     import cv2
 
     from .. import report
-    from ..vision.pipeline import TableReader
+    from ..vision.table_reader import TableReader
     from ..vision.profile import Profile, ProfileError
 
     texts = report.READING_TEXTS[args.lang]

@@ -14,19 +14,18 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
-from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw
 
 from ..cards import Card, Colour
+from ..fonts import FONT_DIR, bundled_font
 
 CARD_MM = (59.0, 91.0)
 """A real card's (width, height) in millimetres."""
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 INDEX_CORNERS = ("two", "four", "none")
 
 # Supersampled drawing resolution: fine enough that rounded corners and underlines
@@ -257,7 +256,7 @@ def _numeral_mask(
     The digits are ``digit_height`` pixels tall; the underline of a 6 or 9 hangs below
     them, so the digits sit at the same place on every card.
     """
-    font = _font(font_file, max(1, round(digit_height / _digit_height_per_em(font_file))))
+    font = bundled_font(font_file, max(1, round(digit_height / _digit_height_per_em(font_file))))
     left, top, right, bottom = font.getbbox(text)
     pad = max(2, round(digit_height * 0.1))
     canvas = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
@@ -283,14 +282,9 @@ def _numeral_mask(
     return mask, digits_height / 2
 
 
-@functools.lru_cache(maxsize=64)
-def _font(font_file: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT_DIR / font_file), size)
-
-
 @functools.lru_cache(maxsize=None)
 def _digit_height_per_em(font_file: str) -> float:
     """How tall a digit's ink is, as a fraction of the font size."""
     reference_size = 200
-    left, top, right, bottom = _font(font_file, reference_size).getbbox("0", anchor="ls")
+    left, top, right, bottom = bundled_font(font_file, reference_size).getbbox("0", anchor="ls")
     return (bottom - top) / reference_size

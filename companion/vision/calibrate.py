@@ -26,18 +26,15 @@ naming the pictures left out; nothing is written. ``strict=True`` fails on any u
 picture instead.
 
 ``elfer calibrate --images FOLDER --out PROFILE_DIR`` calibrates a folder;
-``python -m companion.vision.calibrate --remake-default`` remakes the shipped profile
+``python -m companion.bench.remake_profile`` remakes the shipped profile
 (see calibration/README.md).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
 import re
-import sys
-import tempfile
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -51,7 +48,7 @@ from .calibration_notes import Note, note, report_text
 from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
 from .glyphs import glyph_map, under_glare_evened
-from .read import CardReader, card_for_matching, upright_corners
+from .card_reader import CardReader, card_for_matching, upright_corners
 from .single import locate
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -450,43 +447,3 @@ def _glare(p: _Picture, layout: Layout) -> bool:
     m = round(layout.margin_mm * layout.match_px_per_mm)
     inner = cv2.blur(grey[m:-m, m:-m], (5, 5))
     return float(np.percentile(inner, 99)) > 1.35 * float(np.median(inner)) and not looks_inverse(p.card_image, m)
-
-
-# --- command line -------------------------------------------------------------------------
-
-
-def remake_default(out: Path | None = None, variants: int = 2, seed: int = 0) -> tuple[Profile, CalibrationReport]:
-    """Remake the shipped profile: all 80 cards of the ``reference`` deck style, ``variants``
-    pictures each, rendered by the synthetic table (``elfer synth cards``), calibrated."""
-    from ..sim.datasets import write_cards
-    from .profile import _shipped_profile_dir
-
-    out = Path(out) if out else _shipped_profile_dir()
-    with tempfile.TemporaryDirectory() as tmp:
-        write_cards(Path(tmp), "reference", variants=variants, seed=seed)
-        profile, report = calibrate(tmp, deck_name="reference")
-    profile.learned_from["source"] = (f"elfer synth cards --style reference --variants {variants} --seed {seed} "
-                                      f"(companion.sim.datasets.write_cards)")
-    profile.save(out)
-    return profile, report
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
-        description="Remake the shipped profile (calibration/reference) from the reference deck rendered by the "
-        "synthetic table. To calibrate a deck from its pictures: elfer calibrate --images DIR --out PROFILE.")
-    parser.add_argument("--remake-default", action="store_true", required=True,
-                        help="re-render the reference deck and rewrite the shipped profile")
-    parser.add_argument("--out", type=Path, default=None, help="profile folder to write (default: the shipped one)")
-    args = parser.parse_args(argv)
-    try:
-        _, report = remake_default(args.out)
-    except CalibrationError as error:
-        print(f"calibration failed: {error}", file=sys.stderr)
-        return 2
-    print(report.text())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -11,13 +11,13 @@ picture) and which way up it lies (learning the deck).
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import cv2
 import numpy as np
 
+from ..fonts import FONT_DIR, bundled_font
+
 _FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf")
-_FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 _PATCH = 24  # digits are compared at this size (px), their ink's box stretched to it
 _SOFTEN_PX = 1.0
 _WIGGLE = (-1, 0, 1)  # px, see font_likeness
@@ -99,13 +99,13 @@ def _soft(patch: np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=None)
 def _font_digits(number: int) -> tuple[np.ndarray, ...]:
     """``number`` drawn upright with each bundled font, cropped to its ink (96 px high)."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     patches = []
     for name in _FONTS:
-        if not (_FONT_DIR / name).is_file():
+        if not (FONT_DIR / name).is_file():
             continue
-        font = ImageFont.truetype(str(_FONT_DIR / name), 96)
+        font = bundled_font(name, 96)
         canvas = Image.new("L", (260, 160), 0)
         ImageDraw.Draw(canvas).text((20, 10), str(number), font=font, fill=255)
         array = np.asarray(canvas, np.float32) / 255

@@ -32,7 +32,7 @@ Without a mapping nothing is reported unless asked for (``CardFinder(whole_frame
 a slow and shy fallback, see :meth:`CardFinder._find_whole_frame`).
 
 The patch cut for steps 2 and 3, and its evidence, live in :mod:`companion.vision.patch`.
-Measured figures and failure modes: ``python -m companion.vision.evaluate_find``.
+Measured figures and failure modes: ``python -m companion.bench.evaluate_find``.
 """
 
 from __future__ import annotations

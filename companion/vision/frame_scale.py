@@ -22,7 +22,7 @@ from .area import frame_as_view
 from .detect import CardDetector
 from .markers import PLAY_AREA_MM
 from .outlines import resized
-from .read import CardReader
+from .card_reader import CardReader
 
 # Guesses of how much of the frame's height the marked play area's height (450 mm) would
 # fill: on the synthetic table's cameras 0.6–0.9.

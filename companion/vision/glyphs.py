@@ -2,8 +2,8 @@
 colour-free *glyph map* (0 background, 1 numeral), and what it tells besides the
 number: ink where the deck prints nothing (:func:`stray_ink`), a pair of corner indices
 where a fanned row's strips meet (:func:`index_ink`), and strokes evened where glare
-took part of their contrast (:func:`evened_strokes`). The reader (``read.py``, steps 4,
-5, 8 and 9 of its docstring) and the calibration use them.
+took part of their contrast (:func:`evened_strokes`), and another card's edge running down
+the face (:func:`seam_strength`). The card reader and the calibration use them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from .ink import Measurement
-from .read_kernels import index_pair, projected
+from .read_kernels import index_pair, projected, quantiles_u8, weakest_edge
 
 STRAY_INK = 0.3  # a glyph-map value (0 paper, 1 ink) above the paper's own that counts as ink where the deck prints nothing
 # The paper's own glyph-map value: the one this share of the blank face lies below. The
@@ -123,5 +123,41 @@ def evened_strokes(glyphs: np.ndarray, px_per_mm: float) -> np.ndarray:
     return glyphs / np.maximum(level, np.float32(GLARE_FLOOR))
 
 
+# --- seams: the edge of one card showing inside what was taken for another.
+# An outline across two cards of a fanned row can read as a whole card: the strips of
+# two cards, each showing the first digit of its number, piece together an 11 (a 1 and
+# a piece of the next card's 3, a 13). Nothing printed on a card runs straight down its
+# whole height in the middle of its face, but the edge of the next card in the row
+# does: where it lies on the card below there is a step in brightness (a shadow, the
+# next card's printed frame). :func:`seam_strength` finds the strongest such edge.
+
+SEAM_MIDDLE = (0.25, 0.75)  # share of the face's width searched: a deck's printed frame lies outside it
+# turns of the edge against the outline's long side tried (horizontal shift per row):
+# cards of a fanned row lie a few degrees askew to each other
+SEAM_SHEARS = np.linspace(-0.08, 0.08, 9)
+SEAM_BLOCKS = 6  # the face's height cut into this many blocks: a seam shows in every one
+_SEAM_SMOOTH_PX = 0.7
+
+
+def seam_strength(card: np.ndarray) -> float:
+    """How strongly a straight edge runs down the middle of the face's whole height:
+    the edge's weakest stretch (of ``SEAM_BLOCKS``), in units of the face's contrast
+    between paper and darkest print. ``card`` is the face upright, BGR, any scale.
+    Numerals' strokes run down part of the height only, so their weakest stretch is
+    paper."""
+    blue, green, red = cv2.split(card)
+    darkest = cv2.min(cv2.min(blue, green), red)  # ink and shadow darken the channel the paper fills least
+    size = darkest.size
+    low, high = quantiles_u8(darkest, round(0.02 * (size - 1)), round(0.9 * (size - 1)))
+    contrast = float(high - low)
+    if contrast < 1.0:
+        return 0.0
+    grey = darkest.astype(np.float32)
+    across = np.abs(cv2.Sobel(cv2.GaussianBlur(grey, (0, 0), _SEAM_SMOOTH_PX), cv2.CV_32F, 1, 0, ksize=3))
+    width = across.shape[1]
+    strength = weakest_edge(across, SEAM_SHEARS, SEAM_BLOCKS, round(SEAM_MIDDLE[0] * width), round(SEAM_MIDDLE[1] * width))
+    return strength / contrast
+
+
 __all__ = ["GLARE_SHARE", "STRAY_INK", "blank_face", "evened_strokes", "glyph_map", "index_ink", "shows_glare",
-           "soft_glyph_map", "stray_ink", "under_glare_evened"]
+           "soft_glyph_map", "stray_ink", "under_glare_evened", "seam_strength"]

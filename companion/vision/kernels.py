@@ -1,5 +1,5 @@
 """The finder's inner loops: what :mod:`companion.vision.patch` does to every card-sized
-patch it cuts, several hundred times a frame.
+patch it cuts, several hundred times a frame; and medians of small arrays.
 
 Written as numpy these are a few dozen small array operations per patch, and on arrays
 of about a hundred by a hundred pixels numpy's cost per call, not the arithmetic, is
@@ -21,6 +21,33 @@ except ImportError:  # built without a C compiler: the numpy versions serve, slo
     _kernels = None
 
 COMPILED = _kernels is not None
+
+
+# Medians of small arrays, as np.median gives them: on the few dozen to few thousand values the
+# reader and the finder take a median of, hundreds of times a frame, np.median's checks and
+# dispatch cost more than the partition itself.
+
+
+def median(values: np.ndarray) -> float:
+    """``np.median`` of a flat array."""
+    half = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, half)[half])
+    part = np.partition(values, (half - 1, half))
+    if values.dtype.kind in "biu":  # as np.median: integers are averaged in float64, not wrapped round
+        return (float(part[half - 1]) + float(part[half])) / 2
+    return float((part[half - 1] + part[half]) / 2)
+
+
+def row_medians(values: np.ndarray) -> np.ndarray:
+    """``np.median(values, axis=1, keepdims=True)`` of a 2-D array."""
+    half = values.shape[1] // 2
+    if values.dtype.kind in "biu":  # as np.median: integers are averaged in float64
+        values = values.astype(np.float64)
+    if values.shape[1] % 2:
+        return np.partition(values, half, axis=1)[:, half:half + 1]
+    part = np.partition(values, (half - 1, half), axis=1)
+    return (part[:, half - 1:half] + part[:, half:half + 1]) / 2
 
 
 def thin(g: np.ndarray, threshold: float) -> np.ndarray:

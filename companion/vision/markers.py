@@ -27,6 +27,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from ..fonts import bundled_font
+
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 CORNER_IDS: Mapping[str, int] = MappingProxyType({"top_left": 0, "top_right": 1, "bottom_right": 2, "bottom_left": 3})
 CORNER_NAMES: Mapping[int, str] = MappingProxyType({marker_id: name for name, marker_id in CORNER_IDS.items()})
@@ -50,8 +52,6 @@ PLAY_AREA_MM = (600.0, 450.0)
 
 A4_MM = (210.0, 297.0)
 MM_PER_INCH = 25.4
-_FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
-
 
 @functools.lru_cache(maxsize=1)
 def marker_dictionary() -> cv2.aruco.Dictionary:
@@ -184,7 +184,7 @@ class _Page:
         return round(mm * self.px_per_mm)
 
     def font(self, size_mm: float, bold: bool = False) -> ImageFont.FreeTypeFont:
-        return _font("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", self.px(size_mm))
+        return bundled_font("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", self.px(size_mm))
 
     def text(self, at_mm, text: str, size_mm: float, bold: bool = False, anchor: str = "la") -> float:
         """Draw one line; returns the y (mm) below it."""
@@ -284,6 +284,3 @@ def _wrap(text: str, font: ImageFont.FreeTypeFont, max_px: int) -> list[str]:
     return lines
 
 
-@functools.lru_cache(maxsize=16)
-def _font(file_name: str, size_px: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(_FONT_DIR / file_name), size_px)

@@ -20,8 +20,7 @@ import cv2
 import numpy as np
 
 from . import kernels
-from .arrays import median
-from .kernels import coverage
+from .kernels import coverage, median
 
 FINE_PX_PER_MM = 1.0
 SIDE_END_MM = 7  # left out at both ends of a side: rounded corners

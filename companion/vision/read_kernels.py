@@ -15,8 +15,7 @@ import functools
 import cv2
 import numpy as np
 
-from .arrays import median, row_medians
-from .kernels import COMPILED, _float32, _kernels
+from .kernels import COMPILED, _float32, _kernels, median, row_medians
 
 _ONES = np.ones((1, 3), np.float32)
 

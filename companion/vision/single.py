@@ -39,7 +39,7 @@ from .markers import MARKER_SIZE_MM, corner_positions_mm
 from .profile import CARD_MM, Layout
 from .ink import measure
 from .glyphs import glyph_map
-from .read import card_for_matching, upright_corners
+from .card_reader import card_for_matching, upright_corners
 from .single_search import SEARCH_FILTERS, peak_shift, searched_outlines
 
 MIN_CARDNESS = 0.6  # likeness of an outline's middle to the expected number, below which it is no card

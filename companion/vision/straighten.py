@@ -68,7 +68,7 @@ def offsets(glyphs: list[np.ndarray], layout: Layout) -> list[tuple[float, float
 
 
 def moved_corners(corners: np.ndarray, move: np.ndarray, layout: Layout) -> np.ndarray:
-    """The corners (picture pixels, top-left first as :func:`~companion.vision.read.card_for_matching`
+    """The corners (picture pixels, top-left first as :func:`~companion.vision.card_reader.card_for_matching`
     takes them) of the outline whose rectified card is the card of ``corners`` moved by
     ``move`` (card pixels at matching scale, from :func:`offsets`)."""
     w, h = layout.card_px(layout.match_px_per_mm)

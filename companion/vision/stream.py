@@ -40,7 +40,7 @@ import numpy as np
 
 from .area import AreaView
 from .find import LookIn
-from .pipeline import TableReader, TableReading
+from .table_reader import TableReader, TableReading
 from .profile import Profile
 
 CHANGE_PX_PER_MM = 0.5  # the scale of the picture changes are looked for in (a card is 30 × 46 px)

@@ -10,9 +10,9 @@ import cv2
 
 from ..rules.presets import get_preset
 from ..vision.markers import PLAY_AREA_MM
-from .episode import DEFAULT_RESOLUTION, random_scenery
-from .render import SceneCamera
-from .script import play_script
+from ..sim.episode import DEFAULT_RESOLUTION, random_scenery
+from ..sim.render import SceneCamera
+from ..sim.script import play_script
 
 
 def run_synth_benchmark(frames: int = 300, repeat: int = 5, pin: bool = True, seeds: tuple[int, ...] = (1, 2, 3)) -> dict:

@@ -76,9 +76,9 @@ from threadpoolctl import threadpool_limits
 from ..cards import Card, Colour
 from .ink import HIDDEN_SHARE, InkModel, Measurement, Strokes, ink_against_print, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
-from .glyphs import blank_face, evened_strokes, glyph_map, index_ink, shows_glare, soft_glyph_map, stray_ink
+from .glyphs import (blank_face, evened_strokes, glyph_map, index_ink, seam_strength, shows_glare, soft_glyph_map,
+                     stray_ink)
 from .read_kernels import window_rows
-from .seams import seam_strength
 
 DEFAULT_PX_PER_MM = 2.0
 WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off …

@@ -8,10 +8,10 @@ import random
 import statistics
 import time
 
-from .record import event_to_dict, parse_event
-from .rules.presets import get_preset
-from .rules.session import Referee
-from .sim.simulate import play_session, simulate
+from ..record import event_to_dict, parse_event
+from ..rules.presets import get_preset
+from ..rules.session import Referee
+from ..sim.simulate import play_session, simulate
 
 
 def _pin_to_one_core() -> str:

@@ -10,9 +10,9 @@ import time
 import cv2
 import numpy as np
 
-from .camera import Camera, TableRaster, _view_plan
-from .lighting import Lighting, LightingRenderer, encode_jpeg
-from .surface import make_surface
+from ..sim.camera import Camera, TableRaster, _view_plan
+from ..sim.lighting import Lighting, LightingRenderer, encode_jpeg
+from ..sim.surface import make_surface
 
 
 def benchmark_camera(frames: int = 200, pin: bool = True, seed: int = 2026) -> dict:

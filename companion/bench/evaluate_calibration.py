@@ -5,10 +5,10 @@ For each deck style of the synthetic table and each seed, the 23 calibration pic
 cards`` renders them, each on its own random table, light and camera; a picture the
 calibration names (no card found in it, or blurred or washed out where it is the only
 picture of its number) is retaken, as a family would, as the bench does
-(:func:`~companion.vision.evaluate_read.calibrated_profiles`). Then all 80 cards of the
+(:func:`~companion.bench.evaluate_read.calibrated_profiles`). Then all 80 cards of the
 deck, 16 a picture on a table under neutral light, are read by their true outlines::
 
-    python -m companion.vision.evaluate_calibration --seeds 0 1 2 3
+    python -m companion.bench.evaluate_calibration --seeds 0 1 2 3
 
 One line per picture set (style, seed): cards right, wrong and unknown of 80, the
 pictures retaken (and how often); last, how many sets read all 80 right.
@@ -27,7 +27,7 @@ import numpy as np
 
 from ..cards import DECK
 from .evaluate_read import GRID_SURFACES, NEUTRAL_LIGHT, calibrated_profiles, table
-from .read import CardReader
+from ..vision.card_reader import CardReader
 
 
 def read_all_cards(reader: CardReader, style: str, seed: int) -> tuple[int, int, list[str]]:

@@ -1,4 +1,4 @@
-"""The reader's small-array medians (companion.vision.arrays) give exactly what
+"""The reader's small-array medians (companion.vision.kernels) give exactly what
 ``np.median`` gives: the reader's readings must not depend on which one ran."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.arrays import median, row_medians
+from companion.vision.kernels import median, row_medians
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8])

@@ -17,7 +17,7 @@ import math
 import cv2
 import numpy as np
 
-from .profile import CARD_MM
+from ..vision.profile import CARD_MM
 
 SEED_PX_PER_MM = 1.0  # the finder's fine view
 PAPER_QUANTILE = 99.0  # the paper's brightness: a high quantile of the area (cards are its brightest part)…

@@ -78,7 +78,7 @@ from .find import CardFinder, LookIn
 from .frame_scale import guess_px_per_mm
 from .glyphs import GLARE_SHARE, shows_glare
 from .profile import Profile, default_profile
-from .read import CardReader, CardReading
+from .card_reader import CardReader, CardReading
 from .outlines import inside, overlap, resized, rotated, stretched
 
 OFF_PLACE_PX = 2.0  # a numeral found this far (frame pixels) off its place: the outline is moved onto it

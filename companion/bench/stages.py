@@ -19,10 +19,10 @@ from unittest import mock
 
 import cv2
 
-from . import read
-from .area import AreaView, PlayArea
-from .detect import CardDetector
-from .read import CardReader
+from ..vision import card_reader as read
+from ..vision.area import AreaView, PlayArea
+from ..vision.detect import CardDetector
+from ..vision.card_reader import CardReader
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def _read_all(frames: list, readers: dict) -> list[float]:
 
 def run_stage_benchmark(n_scenes: int = 300, seed: int = 2026, cache: Path = Path(".cache/vision-bench"),
                         mode: str = "detect", pin: bool = True) -> list[str]:
-    from .bench import calibrated_readers, one_core, rendered_scenes
+    from .vision import calibrated_readers, one_core, rendered_scenes
 
     one_core(pin)
     scenes = rendered_scenes(n_scenes, seed, cache)

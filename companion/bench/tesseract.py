@@ -14,7 +14,7 @@ import time
 import cv2
 import numpy as np
 
-from .read import rectify
+from ..vision.card_reader import rectify
 
 PSM_MODES = (6, 7, 8, 10, 11, 13)
 CROPS = {"whole card": (0.0, 1.0), "middle": (0.22, 0.78)}

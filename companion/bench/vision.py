@@ -29,10 +29,10 @@ import cv2
 import numpy as np
 
 from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
-from .area import AreaView, PlayArea, unmapped_view
-from .pipeline import TableReader
+from ..vision.area import AreaView, PlayArea, unmapped_view
+from ..vision.table_reader import TableReader
 from .search import SearchingReader
-from .profile import default_profile
+from ..vision.profile import default_profile
 
 REQUIRED_SHARE, OPTIONAL_SHARE = 0.98, 0.5
 
@@ -268,7 +268,7 @@ def peak_memory_mb(scenes, profile_dir: Path | None, mode: str = "detect") -> fl
     Measured as the process's own high-water mark (``VmHWM``): ``ru_maxrss`` would carry
     over the benchmark's own size, which a child started by fork has until it execs."""
     paths = [str(p) for p, _ in scenes[:200]]
-    code = ("import sys, cv2; from companion.vision.bench import READERS; "
+    code = ("import sys, cv2; from companion.bench.vision import READERS; "
             "from companion.vision.profile import Profile; "
             "reader = READERS[sys.argv[2]](Profile.load(sys.argv[1]) if sys.argv[1] != '-' else None)\n"
             "for p in sys.argv[3:]: reader.read(cv2.imread(p))\n"

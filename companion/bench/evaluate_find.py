@@ -1,6 +1,6 @@
 """How well the play-area mapping and the card finder do on the synthetic table.
 
-``python -m companion.vision.evaluate_find --scenes 300 --seed 1`` renders that many
+``python -m companion.bench.evaluate_find --scenes 300 --seed 1`` renders that many
 labelled scenes (deck styles and surfaces taken in turn, everything else random: piles
 or side-by-side rows, hands, camera, light, blur, noise, JPEG), runs
 :class:`~companion.vision.area.PlayArea` and :func:`~companion.vision.find.find_cards`
@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .area import PlayArea
-from .find import find_cards
+from ..vision.area import PlayArea
+from ..vision.find import find_cards
 
 IMPRECISE_PX = 12.0
 

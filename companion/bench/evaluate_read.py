@@ -7,7 +7,7 @@ style, the share read right, misread and left unknown, with the shipped profile 
 with a profile calibrated for each style from its 23 calibration pictures, and the
 median time per card on one core::
 
-    python -m companion.vision.evaluate_read --scenes 200 --seed 5000
+    python -m companion.bench.evaluate_read --scenes 200 --seed 5000
 
 :func:`grid_picture` lays many cards on one table under a chosen light: a quick way to
 read every card of a deck (the tests use it), or to make calibration pictures.
@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 
 from ..cards import DECK, Card, Colour
-from .profile import Profile, default_profile
-from .read import CardReader
+from ..vision.profile import Profile, default_profile
+from ..vision.card_reader import CardReader
 
 FULL_SHARE = 0.98  # a card counts as fully visible from this share on
 # the table each style's grid pictures are laid on (the reader's tests, the calibration's measurement)
@@ -243,7 +243,7 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
     import tempfile
 
     from ..sim.datasets import write_cards
-    from .calibrate import CalibrationError, calibrate, card_of_filename
+    from ..vision.calibrate import CalibrationError, calibrate, card_of_filename
 
     profiles = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -326,7 +326,7 @@ def reliability(confidences, edges=(0.0, 0.25, 0.5, 0.75, 0.9, 0.99, 1.01)) -> s
 
 
 def save_failures(failures, folder: Path, out=sys.stdout, limit: int = 40) -> None:
-    from .read import rectify
+    from ..vision.card_reader import rectify
 
     folder.mkdir(parents=True, exist_ok=True)
     for i, (kind, truth, reading, frame, polygon, context) in enumerate(failures[:limit]):

@@ -1,6 +1,6 @@
 """The search that found the cards before the card detector (``detect.py``) did.
 
-:class:`SearchingReader` reads a frame as :class:`~companion.vision.pipeline.TableReader`
+:class:`SearchingReader` reads a frame as :class:`~companion.vision.table_reader.TableReader`
 does, but finds the cards by their edges (``find.py``), by numerals printed on paper and
 by colour fills (``seeds.py``), in the steps told in ``pipeline``'s docstring. It is
 slower and misses more than the detector (``elfer bench vision --search`` measures it
@@ -13,13 +13,13 @@ import math
 
 import numpy as np
 
-from .find import LookIn
-from .markers import MARKER_SIZE_MM, corner_positions_mm
-from .outlines import apart_mm, folded, inside, near, rotated, same_place, turn_between, turn_deg
-from .pipeline import (AROUND_MIN_COLOUR, COVERED_TRUSTED_MATCH, FAR_TURN_TRUSTED_MATCH, IN_PLACE_TURNS_DEG,
+from ..vision.find import LookIn
+from ..vision.markers import MARKER_SIZE_MM, corner_positions_mm
+from ..vision.outlines import apart_mm, folded, inside, near, rotated, same_place, turn_between, turn_deg
+from ..vision.table_reader import (AROUND_MIN_COLOUR, COVERED_TRUSTED_MATCH, FAR_TURN_TRUSTED_MATCH, IN_PLACE_TURNS_DEG,
                        OFF_PLACE_PX, TRUSTED_MATCH, TableReader, _covered, _shows_ink)
-from .read import CardReading
-from .seeds import SEED_PX_PER_MM, fill_seed_groups, numeral_seed_groups
+from ..vision.card_reader import CardReading
+from .search_seeds import SEED_PX_PER_MM, fill_seed_groups, numeral_seed_groups
 
 # An outline not read as a whole card but showing a deck's ink and a trace of a numeral:
 # outlines refined from starts this far to each side and this much turned are read too;
@@ -99,7 +99,7 @@ MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-a
 
 
 class SearchingReader(TableReader):
-    """A :class:`~companion.vision.pipeline.TableReader` that finds the cards by the search."""
+    """A :class:`~companion.vision.table_reader.TableReader` that finds the cards by the search."""
 
     def _detector(self):
         return None
