@@ -1,4 +1,4 @@
-"""Speed of the synthetic camera (to be wired into ``elfer bench``): median milliseconds
+"""Speed of the synthetic camera (``python -m companion.bench.camera``): median milliseconds
 per 1280×720 frame for the view (remap), the lighting and the JPEG encoding."""
 
 from __future__ import annotations

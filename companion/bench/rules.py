@@ -1,4 +1,5 @@
-"""Speed benchmarks (``elfer bench``). They print medians; they are not tests."""
+"""How fast the rules engine judges (``elfer bench rules``): events checked and whole games
+simulated per second, on one core. They print medians; they are not tests."""
 
 from __future__ import annotations
 
