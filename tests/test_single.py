@@ -19,8 +19,8 @@ FONTS = "companion/assets/fonts/"
 @pytest.fixture(scope="module")
 def dotted():
     """A white card on a dotted tablecloth: a segmentation of the picture does not find it
-    (the dots next to its edges merge with it); the play-area finder did not either while
-    it looked at 40 candidates, and does since it looks at 90 (e35dca5)."""
+    (the dots next to its edges merge with it); the play-area finder must look at enough
+    candidates to reach it among the dots."""
     return Table("condensed", 1, "pattern").single([Card.parse("R14")])[0]
 
 

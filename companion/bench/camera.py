@@ -3,7 +3,6 @@ per 1280×720 frame for the view (remap), the lighting and the JPEG encoding."""
 
 from __future__ import annotations
 
-import os
 import statistics
 import time
 
@@ -13,6 +12,7 @@ import numpy as np
 from ..sim.camera import Camera, TableRaster, _view_plan
 from ..sim.lighting import Lighting, LightingRenderer, encode_jpeg
 from ..sim.surface import make_surface
+from .cores import pin_to_one_core
 
 
 def benchmark_camera(frames: int = 200, pin: bool = True, seed: int = 2026) -> dict:
@@ -20,11 +20,7 @@ def benchmark_camera(frames: int = 200, pin: bool = True, seed: int = 2026) -> d
     distortion, under a lighting with shadows, glare, noise, defocus and motion blur
     (the costly case), on one core (process pinned, OpenCV single-threaded). Prints
     and returns the medians in ms: ``view_ms``, ``lighting_ms``, ``jpeg_ms``, ``total_ms``."""
-    where = "not pinned"
-    if pin and hasattr(os, "sched_setaffinity"):
-        core = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {core})
-        where = f"pinned to core {core}"
+    where = pin_to_one_core(pin)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:

@@ -4,7 +4,6 @@ simulated per second, on one core. They print medians; they are not tests."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import time
@@ -13,14 +12,7 @@ from ..record import event_to_dict, parse_event
 from ..rules.presets import get_preset
 from ..rules.session import Referee
 from ..sim.simulate import play_session, simulate
-
-
-def _pin_to_one_core() -> str:
-    if hasattr(os, "sched_setaffinity"):
-        core = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {core})
-        return f"pinned to core {core}"
-    return "not pinned"
+from .cores import pin_to_one_core
 
 
 def _median_rate(count: int, run, repeat: int) -> tuple[float, list[float]]:
@@ -34,7 +26,7 @@ def _median_rate(count: int, run, repeat: int) -> tuple[float, list[float]]:
 
 def run_rules_benchmark(games: int = 2000, repeat: int = 5, players: int = 4, pin: bool = True) -> dict:
     """Events checked per second and whole games simulated per second, on one core."""
-    where = _pin_to_one_core() if pin else "not pinned"
+    where = pin_to_one_core(pin)
     preset = get_preset("classic")
     print(f"elfer bench rules: classic, {players} players, {games} games per run, {repeat} runs, {where}")
 

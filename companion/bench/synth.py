@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import statistics
 import time
 
@@ -13,12 +12,12 @@ from ..vision.markers import PLAY_AREA_MM
 from ..sim.episode import DEFAULT_RESOLUTION, random_scenery
 from ..sim.render import SceneCamera
 from ..sim.script import play_script
+from .cores import pin_to_one_core
 
 
 def run_synth_benchmark(frames: int = 300, repeat: int = 5, pin: bool = True, seeds: tuple[int, ...] = (1, 2, 3)) -> dict:
     """Episode frames rendered per second at 1280×720 (table, camera, hands, light, JPEG), one core."""
-    if pin and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    pin_to_one_core(pin)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:

@@ -17,7 +17,6 @@ required card in it is read right and nothing is misread.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -28,11 +27,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
 from ..vision.area import AreaView, PlayArea, unmapped_view
-from ..vision.table_reader import TableReader
-from .search import SearchingReader
 from ..vision.profile import default_profile
+from ..vision.table_reader import TableReader
+from .cores import pin_to_one_core
+from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
+from .search import SearchingReader
 
 REQUIRED_SHARE, OPTIONAL_SHARE = 0.98, 0.5
 
@@ -112,8 +112,7 @@ def scene_cache(n: int, seed: int, cache: Path, progress=None) -> list[tuple[Pat
 def one_core(pin: bool = True) -> None:
     """This process on one core (the lowest it may use; ``pin`` False: left as it is) and
     OpenCV on one thread, as the benchmarks measure."""
-    if pin and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    pin_to_one_core(pin)
     cv2.setNumThreads(1)
 
 
