@@ -1,6 +1,6 @@
 """Game records as JSON Lines: read, write, validate, and replay them (``elfer check``).
 
-One JSON object per line, one event per object; see the README for the format. A line
+One JSON object per line, one event per object; see docs/record.md for the format. A line
 that is not JSON makes the whole file unreadable (:class:`RecordError`); a line that is
 JSON but not a valid event is rejected as ``bad_event`` like any other illegal event.
 Fields the format does not define (``t_ms``, ``mistake``, ...) are ignored, so episode

@@ -47,7 +47,7 @@ def benchmark_camera(frames: int = 200, pin: bool = True, seed: int = 2026) -> d
     finally:
         cv2.setNumThreads(threads)
     results = {key: statistics.median(values) for key, values in times.items()}
-    print(f"elfer bench camera: {frames} frames of {camera.resolution[0]}×{camera.resolution[1]}, "
+    print(f"python -m companion.bench.camera: {frames} frames of {camera.resolution[0]}×{camera.resolution[1]}, "
           f"table image {size[0]}×{size[1]} px at {raster.px_per_mm:g} px/mm (shrunk ×{_view_plan(camera, raster)[0]} "
           f"before the remap), OpenCV single-threaded, {where}")
     print(f"view:      {results['view_ms']:6.2f} ms/frame (median; remap through the tilted, distorted camera)")

@@ -9,7 +9,7 @@ the synthetic table), reads each stream in order with :class:`StreamReader` (onl
 changed is read again; a still table is looked at again now and then where no card was
 read whole) and every frame from scratch with :class:`TableReader`, and prints both
 side by side: per-card and per-frame accuracy against the labels (scored as in
-``bench.py``) and milliseconds per frame on one core, for all frames, for frames in
+``companion.bench.vision``) and milliseconds per frame on one core, for all frames, for frames in
 which nothing changed, for frames read again in part and for second looks.
 """
 

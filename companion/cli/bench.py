@@ -24,7 +24,7 @@ def add_commands(commands) -> None:
     bench.add_argument("--scenes", type=positive, help="vision, stages, misses: rendered scenes (default "
                        "2000 for vision and misses, the first 300 of them for stages)")
     bench.add_argument("--seed", type=int, default=2026, help="vision, stream, stages, misses: which scenes to render (default 2026, "
-                       "the figures in the README; another seed gives scenes the reader was not tuned on)")
+                       "the figures in docs/benchmarks.md; another seed gives scenes the reader was not tuned on)")
     bench.add_argument("--seeds", type=_seed_and_scenes, nargs="+", metavar="SEED[:SCENES]",
                        help="seeds: which scenes, SCENES of each (default 1000; without --seeds: 2026:2000 13 11 7)")
     bench.add_argument("--tesseract-cards", type=int, default=500, help="vision: cards for the Tesseract "

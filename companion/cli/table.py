@@ -13,7 +13,7 @@ def add_commands(commands) -> None:
     markers = commands.add_parser(
         "markers", help="write the printable sheet of the four play-area markers",
         description="Writes the A4 sheet of the four play-area markers (PNG or PDF, true size) with short "
-        "instructions. Print it at 100 %%, cut the markers out and lay one on each corner of the play area.")
+        "instructions. Print it at 100 %, cut the markers out and lay one on each corner of the play area.")
     markers.add_argument("--out", type=Path, required=True, metavar="FILE", help="FILE.pdf or FILE.png")
     markers.add_argument("--dpi", type=positive, default=300, help="resolution (default 300)")
     markers.set_defaults(run=_markers)
@@ -58,7 +58,7 @@ def _add_synth(commands) -> None:
     scenes.add_argument("--out", type=Path, required=True, metavar="DIR")
     sheet = kinds.add_parser("sheet", help="a contact sheet: every deck style on every surface",
                              description="Renders one scene per deck style and surface, under varied light, "
-                             "into one picture (the README shows it).")
+                             "into one picture (the README and docs/synthetic-table.md show it).")
     sheet.add_argument("--out", type=Path, required=True, metavar="FILE", help="FILE.jpg or FILE.png")
     sheet.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
 
