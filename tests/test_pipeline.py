@@ -778,7 +778,7 @@ def test_cards_whose_paper_does_not_saturate_tell_the_paper_level_of_one_that_do
 def test_a_card_read_whole_on_an_outline_turned_off_is_read_on_the_outline_its_edges_give(bench_profile):
     """Scene 409 of seed 13 (cream deck on a patterned cloth): the network turned a green
     2's outline 10° off, and there the 2's diagonal fitted a 7 (0.82) well enough to be
-    trusted. Matched below ``REFINE_RECHECK_MATCH``, it is read on the outline its edges
+    trusted. Matched below ``refine_recheck_match``, it is read on the outline its edges
     give as well, where the 2 matches better: the 2 stands, no 7 is named."""
     frame, entry = _bench_scene(13 * 100_000 + 409, "cream", "pattern")
     named = set(_named(TableReader(bench_profile("cream")).read(frame)))
@@ -856,7 +856,7 @@ def test_an_inverse_yellow_11_is_not_taken_for_two_strips_by_its_fill_s_grain(be
 def test_a_faint_card_s_paper_grain_is_not_taken_for_stray_ink(bench_profile):
     """Scene 73 of ``elfer bench vision`` (seed 2026, cream deck on a patterned cloth): a
     blue 16 in a glare spot's light, its numeral a tenth darker than its paper. Its paper
-    showed in the glyph map at 0.16, grain above ``STRAY_INK`` on a fifth of the face
+    showed in the glyph map at 0.16, grain above ``stray_ink`` on a fifth of the face
     where the deck prints nothing, as if another card's numeral lay there. Counted above
     the paper's own level, there is none: it is read."""
     named, _ = _named_in_bench_scene(bench_profile("cream"), 2026 * 100_000 + 73, "cream", "pattern")

@@ -355,12 +355,12 @@ def test_the_grain_of_a_dark_channel_is_no_pair_of_indices():
     whose noise is a grain of a pixel or two (here 0.15 of a numeral's contrast): no
     pair of indices, not even by the strict limit a 1 or 11 is held to."""
     from companion.vision.glyphs import blank_face, index_ink
-    from companion.vision.table_reader import ONES_MAX_INDEX_INK
+    from companion.vision.thresholds import THRESHOLDS
 
     blank = blank_face(np.zeros((91, 59), np.uint8), 3)
     rng = np.random.default_rng(1)
     grains = [rng.normal(0.0, 0.15, (91, 59)).astype(np.float32) for _ in range(20)]
-    assert max(index_ink(grain, blank, 14) for grain in grains) < ONES_MAX_INDEX_INK
+    assert max(index_ink(grain, blank, 14) for grain in grains) < THRESHOLDS.ones_max_index_ink
 
 
 def test_an_index_in_one_band_only_is_no_pair():
@@ -418,7 +418,8 @@ def test_numerals_are_hidden_only_where_a_bright_fill_leaves_them_no_room():
     """An inverse card's fill at 40 in red (its typical level) with white numerals at
     200: where glare lifts the fill to 240 a numeral could show a tenth of its contrast
     there and is not looked for; where the fill is lifted to 80 it could show it whole."""
-    from companion.vision.ink import HIDDEN_SHARE, numerals_room
+    from companion.vision.ink import numerals_room
+    from companion.vision.thresholds import THRESHOLDS
 
     typical = np.array((190.0, 110.0, 40.0), np.float32)
     field = np.full((20, 20, 3), typical, np.float32)
@@ -426,7 +427,7 @@ def test_numerals_are_hidden_only_where_a_bright_fill_leaves_them_no_room():
     field[10:, 10:] = (200.0, 130.0, 80.0)
     foreground = np.array((1.3, 2.1, 5.0), np.float32)  # the numerals over the fill, BGR
     room = numerals_room(field, foreground, typical)
-    hidden = room < HIDDEN_SHARE
+    hidden = room < THRESHOLDS.hidden_share
     assert hidden[:5, :5].all() and not hidden[5:].any() and not hidden[:, 5:].any()
     assert np.allclose(room[10:, 10:], 1.0, atol=0.01) and np.allclose(room[:5, :5], 0.1, atol=0.05)
     assert numerals_room(np.full((20, 20, 3), typical, np.float32), foreground, typical) is None

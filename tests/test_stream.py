@@ -19,7 +19,8 @@ from companion.sim.script import Hand
 from companion.vision.markers import PLAY_AREA_MM
 from companion.vision.outlines import overlap
 from companion.vision.table_reader import SeenCard, TableReader, TableReading
-from companion.vision.stream import SECOND_LOOK_AFTER, SECOND_LOOK_EVERY, StreamReader
+from companion.vision.stream import StreamReader
+from companion.vision.thresholds import THRESHOLDS
 
 from test_area import _cover, _drawn_marker_centres, _marker_radius
 from test_find import _pose
@@ -160,7 +161,7 @@ def test_a_card_the_first_read_missed_is_found_when_the_table_has_lain_still_a_m
     scene, stream = _camera(), StreamReader(reader=_MissesAtFirst("B14"))
     first = stream.read(_frame(scene, ROWS))
     assert _named(first) == ON_TOP - {"B14"}
-    still = [stream.read(_frame(scene, ROWS)) for _ in range(SECOND_LOOK_AFTER)]
+    still = [stream.read(_frame(scene, ROWS)) for _ in range(THRESHOLDS.second_look_after)]
     assert all(_named(reading) == ON_TOP - {"B14"} for reading in still[:-1])
     assert _named(still[-1]) == ON_TOP
     assert all(any(seen is kept for kept in still[-1].cards) for seen in first.cards)  # the very same readings
@@ -173,11 +174,11 @@ def test_a_card_the_first_read_missed_is_found_when_the_table_has_lain_still_a_m
 def test_the_table_is_looked_at_again_now_and_then_while_it_lies_still_and_after_every_change():
     scene, stream = _camera(), StreamReader()
     stream.read(_frame(scene, ROWS))
-    for _ in range(SECOND_LOOK_AFTER + SECOND_LOOK_EVERY):
+    for _ in range(THRESHOLDS.second_look_after + THRESHOLDS.second_look_every):
         stream.read(_frame(scene, ROWS))
     assert stream.second_looks == 2
     stream.read(_frame(scene, ROWS + (_pose("R6", 123, 331, -1),)))
-    for _ in range(SECOND_LOOK_AFTER):
+    for _ in range(THRESHOLDS.second_look_after):
         assert _named(stream.read(_frame(scene, ROWS + (_pose("R6", 123, 331, -1),)))) == ON_TOP - {"R5"} | {"R6"}
     assert (stream.partial_reads, stream.second_looks) == (1, 3)
 
@@ -191,7 +192,7 @@ def test_a_card_left_unknown_is_read_on_a_second_look():
     first = stream.read(_frame(scene, ROWS))
     unknown = [seen for seen in first.cards if seen.card is None]
     assert _named(first) == ON_TOP - {"B14"} and unknown
-    looked_again = _still_frames(stream, scene, SECOND_LOOK_AFTER)
+    looked_again = _still_frames(stream, scene, THRESHOLDS.second_look_after)
     assert _named(looked_again) == ON_TOP and not any(seen is unknown[0] for seen in looked_again.cards)
 
 
@@ -199,7 +200,7 @@ def test_a_card_left_unknown_stays_unknown_where_a_second_look_cannot_read_it_ei
     reader = _MissesAtFirst("B14", as_unknown=True, always=True, unknown_always=True)
     scene, stream = _camera(), StreamReader(reader=reader)
     first = stream.read(_frame(scene, ROWS))
-    looked_again = _still_frames(stream, scene, SECOND_LOOK_AFTER)
+    looked_again = _still_frames(stream, scene, THRESHOLDS.second_look_after)
     assert stream.second_looks == 1
     assert _named(looked_again) == ON_TOP - {"B14"}
     unknown = [seen for seen in first.cards if seen.card is None]
@@ -214,7 +215,7 @@ def test_an_unknown_outline_a_second_look_sees_nothing_at_goes():
     scene, stream = _camera(), StreamReader(reader=_MissesAtFirst("B14", as_unknown=True, always=True))
     first = stream.read(_frame(scene, ROWS))
     assert any(seen.card is None for seen in first.cards)
-    looked_again = _still_frames(stream, scene, SECOND_LOOK_AFTER)
+    looked_again = _still_frames(stream, scene, THRESHOLDS.second_look_after)
     assert stream.second_looks == 1
     assert _named(looked_again) == ON_TOP - {"B14"} and all(seen.card is not None for seen in looked_again.cards)
 

@@ -2,7 +2,7 @@
 
 :class:`SearchingReader` reads a frame as :class:`~companion.vision.table_reader.TableReader`
 does, but finds the cards by their edges (``find.py``), by numerals printed on paper and
-by colour fills (``seeds.py``), in the steps told in ``pipeline``'s docstring. It is
+by colour fills (``seeds.py``), in the steps told in ``docs/reader.md``. It is
 slower and misses more than the detector (``elfer bench vision --search`` measures it
 beside), and stays for comparison: a new model of the detector must beat it.
 """
@@ -16,8 +16,8 @@ import numpy as np
 from ..vision.find import LookIn
 from ..vision.markers import MARKER_SIZE_MM, corner_positions_mm
 from ..vision.outlines import apart_mm, folded, inside, near, rotated, same_place, turn_between, turn_deg
-from ..vision.table_reader import (AROUND_MIN_COLOUR, COVERED_TRUSTED_MATCH, FAR_TURN_TRUSTED_MATCH, IN_PLACE_TURNS_DEG,
-                       OFF_PLACE_PX, TRUSTED_MATCH, TableReader, _covered, _shows_ink)
+from ..vision.table_reader import TableReader, _covered, _shows_ink
+from ..vision.thresholds import THRESHOLDS
 from ..vision.card_reader import CardReading
 from .search_seeds import SEED_PX_PER_MM, fill_seed_groups, numeral_seed_groups
 
@@ -52,7 +52,7 @@ SAME_PLACE_MM, SAME_TURN_DEG = 9.0, 6.0  # a numeral seed this near an outline r
 # An outline read as no card may lie this far off its card (mm; the edges of the card
 # below won it), the numeral cut off: the reader looks for the numeral this far around.
 # An outline moved that far on the numeral's word alone must match it better than
-# ``TRUSTED_MATCH``: so far off, one 1 of an 11 or the 9 of a 19 can pass for a card.
+# ``THRESHOLDS.trusted_match``: so far off, one 1 of an 11 or the 9 of a 19 can pass for a card.
 # Of the outlines moved so on the 2,000 bench scenes, 22 were read whole, all right (two
 # below this limit); of 1,000 scenes of seed 7, 16, four wrong, all below it.
 FURTHER_MM, FURTHER_TRUSTED_MATCH = 12, 0.88
@@ -91,7 +91,7 @@ MAX_FILL_NUMERAL_LOOKS, FILL_NUMERAL_CLEARANCE_MM = 4, 15
 # turned one on the card (2,000 bench scenes: 2 more cards right, none lost or wrong).
 SEED_TURNS_DEG, MAX_TURNED_LOOKS, TURNED_AGAINST_DEG = (-10.0, 10.0, -18.0, 18.0, -26.0, 26.0), 12, 10.0
 
-# A card in the middle of a row (``pipeline.COVERED_TRUSTED_MATCH``): its neighbours' edges pull the outline's turn too (4–5° on rendered rows): it is turned about its
+# A card in the middle of a row (``THRESHOLDS.covered_trusted_match``): its neighbours' edges pull the outline's turn too (4–5° on rendered rows): it is turned about its
 # centre by each of these and kept where the numeral matches best.
 COVERED_TURNS_DEG = (-6.0, -4.0, -2.0, 2.0, 4.0, 6.0)
 
@@ -179,7 +179,7 @@ class SearchingReader(TableReader):
                 continue
             far = folded(turn_deg(found.corners_view) - math.degrees(theta)) > FAR_TURN_DEG
             self._consider(frame, view, found, readings, settled, look_around=False,
-                           least_match=FAR_TURN_TRUSTED_MATCH if far else None)
+                           least_match=THRESHOLDS.far_turn_trusted_match if far else None)
 
     def _look_further(self, frame, view, readings: list, settled: list) -> None:
         """Outlines read as no card but showing a deck's ink, where no card was read: the
@@ -189,12 +189,12 @@ class SearchingReader(TableReader):
         looked: list[np.ndarray] = []
         for reading, corners, _ in list(readings):
             centre = np.mean(corners, axis=0)
-            if (reading.card is not None or reading.colour_confidence < AROUND_MIN_COLOUR
+            if (reading.card is not None or reading.colour_confidence < THRESHOLDS.around_min_colour
                     or inside(centre, settled) or inside(centre, looked)):
                 continue
             looked.append(corners)
             further = self.reader.look_further(frame, corners, FURTHER_MM)
-            if further.card is None or np.hypot(*further.shift) <= OFF_PLACE_PX:
+            if further.card is None or np.hypot(*further.shift) <= THRESHOLDS.off_place_px:
                 continue
             moved = corners + further.shift
             if inside(np.mean(moved, axis=0), settled):
@@ -224,7 +224,7 @@ class SearchingReader(TableReader):
         # a rejected outline counts only when read as a card: what else it shows is not asked
         reading = self.reader.read_card(frame, corners, card_only=found.score is None)
         crossed = False  # another card's edge crosses the outline: a card read already lies on it
-        if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > OFF_PLACE_PX):
+        if reading.card is not None and (found.score is None or np.hypot(*reading.shift) > THRESHOLDS.off_place_px):
             corners = corners + reading.shift
             crossed = self.finder.verify(view, corners) is None
             if crossed and not _covered(corners, settled):
@@ -238,7 +238,7 @@ class SearchingReader(TableReader):
         elif found.score is None:
             return
         trusted = self._trusted(reading)
-        if reading.card is not None and not trusted and reading.match < TRUSTED_MATCH and reading.card.number != 1:
+        if reading.card is not None and not trusted and reading.match < THRESHOLDS.trusted_match and reading.card.number != 1:
             turned = self._turned_in_place(frame, view, reading, corners, settled)
             if turned is not None:
                 (reading, corners), trusted = turned, True
@@ -250,7 +250,7 @@ class SearchingReader(TableReader):
             for other in self.finder.outlines_around(view, found, AROUND_SHIFT_MM, turns):
                 far = turn_between(found.corners_view, other.corners_view) > FAR_TURN_DEG
                 self._consider(frame, view, other, readings, settled, look_around=False,
-                               least_match=FAR_TURN_TRUSTED_MATCH if far else None)
+                               least_match=THRESHOLDS.far_turn_trusted_match if far else None)
                 if len(settled) > known:
                     break
         if trusted and reading.match < RECHECK_TRUSTED_BELOW:
@@ -262,11 +262,11 @@ class SearchingReader(TableReader):
     def _turned_in_place(self, frame, view, reading: CardReading, corners: np.ndarray,
                          settled: list) -> tuple[CardReading, np.ndarray] | None:
         """A card read on ``corners`` but matched too poorly to trust, read again on the
-        outline turned about its centre by ``IN_PLACE_TURNS_DEG`` (moved onto its
+        outline turned about its centre by ``THRESHOLDS.in_place_turns_deg`` (moved onto its
         numeral): the best-matched reading of the same card, trusted, matched at least
-        ``FAR_TURN_TRUSTED_MATCH`` and on an outline that shows a whole card there (or
+        ``THRESHOLDS.far_turn_trusted_match`` and on an outline that shows a whole card there (or
         lies under cards read already); else None."""
-        best = self._best_trusted(frame, [rotated(corners, turn) for turn in IN_PLACE_TURNS_DEG],
+        best = self._best_trusted(frame, [rotated(corners, turn) for turn in THRESHOLDS.in_place_turns_deg],
                                   lambda again: again.card == reading.card)
         if best is None or (self.finder.verify(view, best[1]) is None and not _covered(best[1], settled)):
             return None
@@ -288,12 +288,12 @@ class SearchingReader(TableReader):
     def _read_as_covered(self, frame, reading: CardReading,
                          corners: np.ndarray) -> tuple[CardReading, np.ndarray] | None:
         """A card partly under cards read already (see ``_covered``): None unless read
-        whole with at least ``COVERED_TRUSTED_MATCH``; else its reading and outline turned
+        whole with at least ``THRESHOLDS.covered_trusted_match``; else its reading and outline turned
         about its centre to where its numeral matches best, and moved onto it (the edges
         of the cards on it pull the finder's turn). Never a 1: the first digit of a 1x
         whose second digit lies under the next card reads as one (seed 11, scene 885: a
         Y17 half under its neighbour read as Y1)."""
-        if not (self._trusted(reading) and reading.match >= COVERED_TRUSTED_MATCH) or reading.card.number == 1:
+        if not (self._trusted(reading) and reading.match >= THRESHOLDS.covered_trusted_match) or reading.card.number == 1:
             return None
         best = (reading, corners)
         for turn in COVERED_TURNS_DEG:
@@ -302,7 +302,7 @@ class SearchingReader(TableReader):
             if again.card == reading.card and again.match > best[0].match and self._trusted(again):
                 best = (again, turned)
         reading, corners = best
-        if np.hypot(*reading.shift) > OFF_PLACE_PX:
+        if np.hypot(*reading.shift) > THRESHOLDS.off_place_px:
             moved = corners + reading.shift
             again = self.reader.read_card(frame, moved)
             if again.card == reading.card and again.match >= reading.match and self._trusted(again):

@@ -21,7 +21,7 @@ The mapping rules (what :meth:`PlayArea.update` does with each frame):
    squares; three markers span the whole area, so a hand over the fourth at the start
    does not matter). Each marker's neighbourhood is kept as a reference picture. Two
    markers fix the far side of the area less well than three, but far better than none
-   (see ``SURE_MARKERS``): a mapping from two is *provisional*, and while it is in use
+   (see ``sure_markers``): a mapping from two is *provisional*, and while it is in use
    the markers are detected afresh every ``redetect_every`` frames until three or four
    replace it.
 2. **A mapping in use**: no detection. Each marker's reference picture is looked for
@@ -44,11 +44,13 @@ Costs on one core (1280 × 720): the check in rule 2 about 0.3 ms; a detection (
 at the full frame too, and 2.5 ms more when markers are missing even there. The
 top-down ``image`` is warped only when it is first asked for (a 2 px/mm view costs
 about 5 ms); :meth:`AreaView.resampled` gives a coarser view for finders that do not
-need every pixel.
+need every pixel. The limits named here are fields of
+:data:`~companion.vision.thresholds.THRESHOLDS`.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -57,30 +59,13 @@ import cv2
 import numpy as np
 
 from .markers import CORNER_IDS, MARKER_SIZE_MM, PLAY_AREA_MM, corner_positions_mm, marker_dictionary
+from .thresholds import THRESHOLDS
+
+log = logging.getLogger(__package__)
 
 MARKER_IDS = tuple(sorted(CORNER_IDS.values()))
-MIN_MARKERS = 2
-# Two markers leave the far side of the area to the perspective their own corners show:
-# on 93 scenes of the benchmark with all four found (seed 2026, every fourth of the first
-# 400), the mapping from two of them lay a median 1.5-4.6 px (depending on the pair) and
-# at worst 18-118 px off the four's over the area, from three 0.8-0.9 px and at worst
-# 10-26 px. Without a mapping the frame is read at one guessed scale (``frame_scale.py``),
-# which is worse: 200 bench scenes (every tenth of seed 2026) read with only two of their
-# markers detected, 99.27-99.80 % of the cards right (96.0-98.5 % of the frames) from the
-# two, 96.0 % (83.5 %) without a mapping; none wrong either way. A mapping from fewer than
-# this many markers is provisional (see the module docstring).
-SURE_MARKERS = 3
 DEFAULT_MARGIN_MM = 40.0  # cards lying a little outside the marker rectangle stay in view
 
-# Markers still missing after the half-size and the full frame are looked for on the
-# half-size frame divided by its mean over this window (px): a glare streak or a lamp's
-# fall-off across a marker can keep ArUco from seeing it as a candidate at all. On the
-# 7,000 scenes of the six bench seeds, of the 501 with a marker missing, 51 showed one
-# more this way, each where the others' mapping puts it (a median 1.5 px off, at most 16
-# px); wider windows found fewer (15 px: 47 scenes, 31 px: 36). About 2.5 ms.
-_EVEN_PX = 11
-_MATCH_SCORE = 0.75  # normalised cross-correlation of a marker with its reference picture
-_SEARCH_PX = 12  # how far (frame px) the check looks for a marker around its place
 _EDGE_SAMPLES = 16  # points per marker side where the edge is measured
 _EDGE_REACH_PX = 4.0  # how far across the detected side the edge is looked for
 _EDGE_STEPS = np.arange(-_EDGE_REACH_PX, _EDGE_REACH_PX + 0.01, 0.5)  # where across the side it is sampled …
@@ -201,7 +186,7 @@ class _Mapping:
 
     @property
     def provisional(self) -> bool:
-        return len(self.centres) < SURE_MARKERS
+        return len(self.centres) < THRESHOLDS.sure_markers
 
 
 class PlayArea:
@@ -262,8 +247,8 @@ class PlayArea:
         self._frames_provisional += 1
         if self._frames_provisional % self.redetect_every:
             return in_place
-        corners = self._detect_and_map(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), SURE_MARKERS)
-        return tuple(sorted(corners)) if len(corners) >= SURE_MARKERS else in_place
+        corners = self._detect_and_map(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), THRESHOLDS.sure_markers)
+        return tuple(sorted(corners)) if len(corners) >= THRESHOLDS.sure_markers else in_place
 
     # --- the view ------------------------------------------------------------------
 
@@ -301,7 +286,7 @@ class PlayArea:
         return {marker_id: box if refined is None else refined
                 for marker_id, box, refined in zip(ids, detected, _refine_squares(grey, detected))}
 
-    def _detect_and_map(self, grey: np.ndarray, least: int = MIN_MARKERS) -> dict[int, np.ndarray]:
+    def _detect_and_map(self, grey: np.ndarray, least: int = THRESHOLDS.min_markers) -> dict[int, np.ndarray]:
         """The markers detected (:meth:`_detect`), and with at least ``least`` of them a new
         mapping from them."""
         corners = self._detect(grey)
@@ -310,14 +295,17 @@ class PlayArea:
         return corners
 
     def _redetect(self, grey: np.ndarray, moved: bool) -> tuple[int, ...]:
+        if moved:
+            log.info("a play-area marker moved (or the camera did): the markers are detected afresh")
         corners = self._detect_and_map(grey)
-        if len(corners) >= MIN_MARKERS:
+        if len(corners) >= THRESHOLDS.min_markers:
             return tuple(sorted(corners))
         off_place = any(marker_id in self._mapping.centres
                         and np.linalg.norm(_diagonals_crossing(box) - self._mapping.centres[marker_id]) > self.tolerance_px
                         for marker_id, box in corners.items())
         if moved or off_place:
             self._mapping = None
+            log.info("play-area mapping lost: the markers moved and too few show to map again (%d)", len(corners))
         return tuple(sorted(corners))
 
     def _start_mapping(self, grey: np.ndarray, corners: dict[int, np.ndarray]) -> None:
@@ -337,6 +325,10 @@ class PlayArea:
                 references[marker_id] = (patch.copy(), origin)
         self._mapping = _Mapping(homography, {k: v.copy() for k, v in centres.items()}, references)
         self._frames_all_hidden = self._frames_provisional = 0
+        if self._mapping.provisional:
+            log.info("play area mapped provisionally from markers %s: a third is looked for", found)
+        else:
+            log.info("play area mapped from markers %s", found)
 
     # --- the cheap check -----------------------------------------------------------
 
@@ -345,12 +337,12 @@ class PlayArea:
         in_place, moved = [], []
         for marker_id, (patch, origin) in self._mapping.references.items():
             half = patch.shape[0] // 2
-            search, search_origin = _crop(frame, origin + half, half + _SEARCH_PX)
+            search, search_origin = _crop(frame, origin + half, half + THRESHOLDS.marker_search_px)
             if search is None:
                 continue
             scores = cv2.matchTemplate(cv2.cvtColor(search, cv2.COLOR_BGR2GRAY), patch, cv2.TM_CCOEFF_NORMED)
             _, best, _, (bx, by) = cv2.minMaxLoc(scores)
-            if not best >= _MATCH_SCORE:
+            if not best >= THRESHOLDS.marker_match_score:
                 continue
             dx, dy = _parabola_peak(scores, bx, by)
             shift = search_origin + np.array([bx + dx, by + dy]) - origin
@@ -359,8 +351,10 @@ class PlayArea:
 
 
 def _evened(grey: np.ndarray) -> np.ndarray:
-    """The grey picture divided by its mean over ``_EVEN_PX`` around each pixel."""
-    mean = cv2.blur(grey, (_EVEN_PX, _EVEN_PX)).astype(np.float32)
+    """The grey picture divided by its mean over ``marker_even_px`` around each pixel: a
+    glare streak or a lamp's fall-off across a marker can keep ArUco from seeing it at all."""
+    size = THRESHOLDS.marker_even_px
+    mean = cv2.blur(grey, (size, size)).astype(np.float32)
     return cv2.convertScaleAbs(grey.astype(np.float32) / np.maximum(mean, 1.0), alpha=128.0)
 
 

@@ -33,6 +33,7 @@ picture instead.
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -51,6 +52,8 @@ from .glyphs import glyph_map, under_glare_evened
 from .card_reader import CardReader, card_for_matching, upright_corners
 from .single import locate
 
+log = logging.getLogger(__package__)
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 # pictures a camera or phone may save that OpenCV does not read: named, with what to do
 UNREADABLE_SUFFIXES = (".heic", ".heif", ".dng", ".raw", ".cr2", ".cr3", ".nef", ".arw")
@@ -63,25 +66,18 @@ _MIN_PICTURES_PER_COLOUR_FOR_SPREAD = 3
 _MIN_CONTRAST = 0.15  # a card's numerals standing out less than this from it are no print
 # A picture whose channels differ by less than this on average (0-255: |B - G| + |G - R|)
 # has no colour: a black-and-white photo, or a camera set to monochrome; its inks would all
-# be grey and its profile read none of its own pictures. The bench's 92 calibration pictures
-# of the four decks showed at least 3.3 (a green 11); grey ones saved in colour, about 0.
+# be grey and its profile read none of its own pictures.
 _MIN_CHANNEL_SPREAD = 0.75
 # Two inks whose hues lie closer than this (degrees) are one colour learned twice: a
-# picture named for another colour (Y11.png showing the green 11). The bench's four decks
-# and the shipped profile keep every pair at least 41.8 degrees apart (red and yellow).
+# picture named for another colour (Y11.png showing the green 11).
 _MIN_INKS_APART_DEG = 15.0
 # A picture whose print keeps less than this share of the fine detail the set's pictures
-# typically keep is blurred (shaken or out of focus). On rendered calibration pictures
-# those below it all had a defocus of 1.2 px or more or a motion smear of 4.8 px or more
-# (at 1280 × 720); a numeral learned from one matches other blurred numerals too well (a
-# cream deck's smeared 19 took a 16 and a 10 for 19s). At 0.42 far fewer pictures are
-# retaken, but the bench's cream profile then read game frames worse (README).
+# typically keep is blurred (shaken or out of focus): a numeral learned from one matches
+# other blurred numerals too well (a smeared 19 takes a 16 and a 10 for 19s).
 _BLURRED = 0.5
 # A picture whose numeral stands out from the card (``Measurement.contrast``) less than
-# this share of the set's typical card is washed out. On rendered picture sets the
-# typical card's lowest share was 0.28 (a red inverse 20 on a dark table) and a green
-# inverse 11's 0.37; an inverse 17 under a glare spot stood at 0.10, and its washed-out
-# template read no 17 of the deck.
+# this share of the set's typical card is washed out (a glare spot on it): its template
+# reads no card of its number.
 _WASHED_OUT = 0.2
 _FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
 
@@ -299,6 +295,12 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         straightened=straightened,
         self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake,
         misread=misread, scaled_down=scaled)
+    for name, why in lost:
+        log.warning("calibration of %s: picture %s left out: %s", deck_name, name, why)
+    if retake:
+        log.warning("calibration of %s: pictures to retake: %s", deck_name, ", ".join(retake))
+    log.info("calibration of %s: %d pictures, %d of them read right by the new profile", deck_name, len(pictures),
+             right)
     if right * 2 < len(pictures):  # a profile that cannot read most of its own pictures reads no table
         raise CalibrationError(note("reads_too_few", right=right, total=len(pictures), names=misread),
                                [name for name, _ in lost])

@@ -28,15 +28,12 @@ CANDIDATE_INSET_PX = 5  # columns this close to a side may hold the border print
 CANDIDATE_MAX_CROSSING = 0.8  # share of the inside's height one straight edge may cover
 CANDIDATE_MAX_DENSITY = 0.6  # share of the inside on an edge: cards 0.2–0.5, patterned cloth 0.5–0.85
 # Candidates a frame at most: a plaid cloth's squares outline card-sized rectangles, 100–160
-# of them, and the cards lying on it can rank below 40 of those. From 40 to 90: on 2,000
-# bench scenes 15 more cards right, on 1,200 of seed 13 7 more, none lost or wrong; 1.4 %
-# more time per frame (median of paired ratios), 12 % in all (the plaid's frames).
+# of them, and the cards lying on it can rank below many of those; each candidate more
+# costs little time on other tables.
 MAX_CANDIDATES = 90
 # A candidate near a better one but turned at least this much against it: the top card of
 # a squared-up pile turned far against it (at most this many a frame, after all the
-# others). On 2,000 bench scenes 21 more cards read right and one card more read wrong
-# (a blue 7 under a warm lamp whose ink reads green on its true outline too), on 1,200 of
-# seed 13 10 more right; 4 % more time.
+# others).
 CANDIDATE_TURNED_DEG, MAX_TURNED_CANDIDATES = 15.0, 10
 
 

@@ -44,22 +44,20 @@ The finder gives the four corners of a fully visible card. The reader
    on an inverse deck the fill against them), in the quarter of the card where that
    shows its ink strongest: a glare spot over the numeral washes out its ink (on an
    inverse deck saturates fill and numeral alike), while a corner lies in other light;
-   where that names the same colour more surely, it stands (the benchmark's seeds 2026,
-   11, 5 and 3: seven cards read, among them a condensed yellow 8 0.49 sure, a cream blue
-   11 0.21 and inverse yellows 8 and 6, 0.70 and 0.82; none read otherwise);
+   where that names the same colour more surely, it stands;
 7. turns the number's margin over the runner-up (per unit of how much their templates
    differ), its correlation, and the colour's posterior into one confidence; below the
    profile's ``min_confidence`` the card is unknown (``card`` None), never a guess;
 8. of a card read, measures the *stray ink*: the share of the face where the deck
-   prints nothing (the profile's face print) that shows ink. The pipeline takes a
+   prints nothing (the profile's face print) that shows ink. The table reader takes a
    reading with stray ink for an outline spanning two cards, or a card with something
    on it, and reports it unknown;
 9. of a card read, measures two signs that the outline spans two cards of a fanned
-   row: another card's edge running down its face (:mod:`companion.vision.seams`), and
-   a pair of corner indices in the middle of the face (:func:`index_ink`).
+   row: another card's edge running down its face (:func:`~.glyphs.seam_strength`),
+   and a pair of corner indices in the middle of the face (:func:`~.glyphs.index_ink`).
 
-``elfer bench vision`` prints the milliseconds per card (outline rectification included)
-beside Tesseract's; the README has the measured figure.
+The thresholds named here are fields of :data:`~companion.vision.thresholds.THRESHOLDS`;
+``docs/reader.md`` tells what each trades and how long a card takes.
 """
 
 from __future__ import annotations
@@ -74,27 +72,14 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..cards import Card, Colour
-from .ink import HIDDEN_SHARE, InkModel, Measurement, Strokes, ink_against_print, ink_on, measure, sigmoid
+from .ink import InkModel, Measurement, Strokes, ink_against_print, ink_on, measure, sigmoid
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Profile
 from .glyphs import (blank_face, evened_strokes, glyph_map, index_ink, seam_strength, shows_glare, soft_glyph_map,
                      stray_ink)
 from .read_kernels import window_rows
+from .thresholds import THRESHOLDS
 
 DEFAULT_PX_PER_MM = 2.0
-WIDE_SEARCH_MM = 4.0  # the second look for a numeral whose outline seems off …
-# … also taken for a card read with a match below this: a narrow numeral (a 1) fits a
-# stroke of a wider one lying a few millimetres off its place, and is sure of it
-RECHECK_MATCH = 0.9
-# An inverse card's strokes scaled by the share of their contrast its fill leaves them
-# (``number_scores``' ``by_room``) by at most 1 / this: where the fill leaves less, the
-# numeral is mostly the sensor's noise.
-ROOM_FLOOR = 0.2
-STRAY_MARGIN_MM = 3.0  # a card below a pile peeks out this far under an outline slightly off: not stray
-# A numeral matched this well lies on its strokes: its ink is what they take from the
-# paper around them (``ink.ink_on``). Matched worse, the template may lie on anything,
-# and the strongest pixels under it tell its colour as they always did: the reader's
-# search for outlines around one that shows a deck's ink depends on it.
-INK_TAKEN_MIN_MATCH = 0.8
 
 
 # --- geometry -------------------------------------------------------------------------
@@ -204,7 +189,7 @@ class CardReading:
     # read cards only: share of the face where the deck prints nothing that shows ink (``stray_ink``)
     stray_ink: float = 0.0
     index_ink: float = 0.0  # a pair of corner indices in the middle of the face (see ``index_ink``; read cards only)
-    seam: float = 0.0  # how strongly another card's edge runs down the face (see ``seams.py``; read cards only)
+    seam: float = 0.0  # how strongly another card's edge runs down the face (``seam_strength``; read cards only)
     saturated: bool = False  # the paper saturates the sensor in some channel: its true level would tell the colour better
     glare: float = 0.0  # share of the face saturated in every channel (a glare spot; see ``ink.Measurement``)
     # inverse decks: share of the face where the fill leaves a numeral less than half its
@@ -278,7 +263,7 @@ class CardReader:
         self.margin_px = round(layout.margin_mm * layout.match_px_per_mm)
         self.box = layout.box_px()
         self.search = layout.search_px()
-        self.wide_search = round(WIDE_SEARCH_MM * layout.match_px_per_mm)
+        self.wide_search = round(THRESHOLDS.wide_search_mm * layout.match_px_per_mm)
         self.numbers = profile.numbers
         self._t = {**DEFAULT_THRESHOLDS, **profile.thresholds}
         self.blur = float(self._t["match_blur_px"])
@@ -307,7 +292,7 @@ class CardReader:
         self._strokes = [Strokes(profile.templates[number][::step, ::step] >= 128, self.match_scale)
                          for step in (1, -1) for number in self.numbers]
         self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
-            STRAY_MARGIN_MM * layout.match_px_per_mm))
+            THRESHOLDS.stray_margin_mm * layout.match_px_per_mm))
         self._other_print = () if profile.face_print is None else print_quarters(
             profile.face_print, self.box, 0 if profile.inverse else self.margin_px)
 
@@ -321,7 +306,7 @@ class CardReader:
         surroundings on every side. ``evened``: the strokes evened first
         (:func:`~.glyphs.evened_strokes`); by default where the card shows glare.
         ``by_room``: an inverse card's strokes scaled instead by the share of their contrast
-        the fill leaves them (``Measurement.room``, at least ``ROOM_FLOOR``), and matched
+        the fill leaves them (``Measurement.room``, at least ``room_floor``), and matched
         whole."""
         x0, y0, x1, y1 = (v + pad for v in self.box)
         s = self.search if search is None else min(search, x0, y0)
@@ -330,7 +315,7 @@ class CardReader:
             evened = shows_glare(measurement)
         if by_room:
             room = measurement.room[y0 - s:y1 + s, x0 - s:x1 + s]
-            region = region / np.maximum(np.minimum(room, np.float32(1.0)), np.float32(ROOM_FLOOR))
+            region = region / np.maximum(np.minimum(room, np.float32(1.0)), np.float32(THRESHOLDS.room_floor))
         elif evened:
             region = evened_strokes(region, self.match_scale)
         if self.blur > 0:  # a slightly soft comparison forgives outlines a little off, here and in calibration
@@ -341,7 +326,7 @@ class CardReader:
         scores = (windows @ self._templates) / norms[:, None]
         hidden = None
         if measurement.room is not None and not by_room:
-            hidden = measurement.room[y0 - s:y1 + s, x0 - s:x1 + s] < HIDDEN_SHARE
+            hidden = measurement.room[y0 - s:y1 + s, x0 - s:x1 + s] < THRESHOLDS.hidden_share
         if hidden is not None and hidden.any():
             hidden = window_rows(hidden.astype(np.float32), h, w, step)[0]
             where_shown = self._scores_where_shown(windows, hidden)
@@ -372,12 +357,10 @@ class CardReader:
         """Each window's correlation with each template (windows × templates) over the
         pixels where a numeral can show (``hidden``: per window, 1 where it cannot; see
         ``ink.numerals_room``): in a glare spot's core on an inverse card the white
-        numeral shows as fill, and compared there too a blue 2 matched 0.75, too little
-        for a whole card (0.9 where it can show; seed 2026 of the benchmark). Only
-        where it names the number the whole window names best does it stand
-        (:meth:`number_scores`): a green 20 with its 2 in the core matched a 10 as well
-        as a 20 on what showed, and on an outline a little off read as a 10 (seed 11). A
-        window hidden for more than half is compared whole."""
+        numeral shows as fill, and compared there too a numeral matches too little for a
+        whole card. Only where it names the number the whole window names best does it
+        stand (:meth:`number_scores`): a 20 with its 2 in the core matches a 10 as well as
+        a 20 on what shows. A window hidden for more than half is compared whole."""
         shown = np.float32(1.0) - hidden
         count = shown.sum(axis=1)
         shown[count < 0.5 * shown.shape[1]] = 1.0
@@ -415,18 +398,20 @@ class CardReader:
 
         An outline a few millimetres off (on a pile the finder may take an edge of the
         card below for the top card's) moves the numeral out of its place: when the
-        first reading is unsure (or sure but poorly matched: ``RECHECK_MATCH``) and
-        there is ink on the card, its strokes are evened (unless glare had them evened
-        already) and, where that reads better, it stands; then the numeral is looked for
-        again, ``WIDE_SEARCH_MM`` around its place in steps of two pixels (enough to tell
-        where it lies: a caller that moves the outline there reads it again)."""
+        first reading is unsure (or sure but poorly matched: ``recheck_match``; a narrow
+        numeral, a 1, fits a stroke of a wider one lying a few millimetres off its place,
+        and is sure of it) and there is ink on the card, its strokes are evened (unless
+        glare had them evened already) and, where that reads better, it stands; then the
+        numeral is looked for again, ``wide_search_mm`` around its place in steps of two
+        pixels (enough to tell where it lies: a caller that moves the outline there reads
+        it again)."""
         ordered = upright_corners(corners)
         card, m = self._measured(frame, ordered)
         evened = shows_glare(m)
         scores, offsets = self.number_scores(m, evened=evened)
         reading = self._read(m, ordered, scores, offsets, paper=paper, card_only=card_only)
         # unsure or poorly matched, and not evened for glare: the strokes may show unevenly
-        # (a sheen of glare over part of the numeral, short of ``glyphs.GLARE_SHARE``; a light
+        # (a sheen of glare over part of the numeral, short of ``glare_share``; a light
         # gradient across an inverse card, whose brighter part the background's excess
         # over its typical level is taken off as glare; a smeared thin stroke). Evened
         # they match as they should; every card evened loses faint ink to the paper's
@@ -444,10 +429,8 @@ class CardReader:
             if again is not None and again.number == reading.number and _stands_for(again, reading):
                 reading = again
         # unsure or poorly matched: the numeral may lie further off. A numeral matched well
-        # at the edge of the narrow look is not looked for further: on 400 bench scenes that
-        # look (in 1,293 of 3,973 readings) named no card otherwise, and moved no outline
-        # closer to its card (1.258 px off on average with it, 1.267 px without), but cost
-        # a tenth of a frame's time
+        # at the edge of the narrow look is not looked for further: that look named no other
+        # card and moved no outline closer to its card, but cost a tenth of a frame's time
         if self.wide_search > self.search and self._worth_another_look(reading, m):
             wider = self._look_again(m, ordered, self.number_scores(m, self.wide_search, step=2, evened=evened),
                                      reading, paper, card_only)
@@ -510,9 +493,9 @@ class CardReader:
         return first, turned, float(best[first]), number_conf
 
     def _worth_another_look(self, reading: CardReading, m: Measurement) -> bool:
-        """Unsure or poorly matched (``RECHECK_MATCH``), on a card that shows ink."""
+        """Unsure or poorly matched (``recheck_match``), on a card that shows ink."""
         t = self._t
-        return ((reading.card is None or reading.match < RECHECK_MATCH)
+        return ((reading.card is None or reading.match < THRESHOLDS.recheck_match)
                 and t["min_strength"] <= m.strength <= t["max_strength"])
 
     def _look_again(self, m: Measurement, ordered: np.ndarray, looked: tuple[np.ndarray, np.ndarray],
@@ -556,10 +539,10 @@ class CardReader:
                                saturated=bool(m.clipped.any()), glare=m.glare,
                                hidden=m.hidden_share)
         colour, colour_conf = self.inks.colour(
-            self._ink_of_numeral(m, first, turned, offsets, pad, match >= INK_TAKEN_MIN_MATCH,
+            self._ink_of_numeral(m, first, turned, offsets, pad, match >= THRESHOLDS.ink_taken_min_match,
                                  darkest_everywhere=paper is not None), paper)
         if self._other_print and pad == 0 and colour_conf < t["min_confidence"]:
-            # step 6 of the module's docstring: the deck's other print, where its ink is strongest
+            # a colour in doubt is measured on the deck's other print too, where its ink shows strongest
             inked = max((ink_against_print(m, where) for where in self._other_print), key=lambda ink: ink.strength)
             elsewhere, elsewhere_conf = self.inks.colour(inked, paper)
             if elsewhere == colour and elsewhere_conf > colour_conf:

@@ -1,12 +1,12 @@
 """Where the cards lie: a small convolutional network proposes every fully visible card.
 
-The edge-based finder (``find.py``, with ``seeds.py``) searches: it refines dozens of
+An edge-based search (``companion.bench.search``, with ``find.py``) refines dozens of
 outlines a frame and lets the reader reject most of them, a tenth of a second and more
 on one core. A network that has seen tens of thousands of rendered tables answers the
 same question in one pass over a coarse top-down view (0.5 px/mm): for each fully
 visible card, the top card of every pile included, where its centre lies and how its
-long side is turned. The reader then reads each proposal as it reads an outline from
-the finder, and decides, as before, whether a card is read whole.
+long side is turned. The reader then reads each proposal as it reads any outline, and
+decides whether a card is read whole.
 
 The network (``models/cards.onnx``, trained by ``training/train.py`` on scenes of the
 synthetic table, see ``training/README.md``) runs on OpenCV's ``dnn`` module, which
@@ -24,6 +24,7 @@ reader's to tell.
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,20 +34,15 @@ import numpy as np
 
 from .area import AreaView
 from .find import CARD_MM, LookIn
+from .thresholds import THRESHOLDS
+
+log = logging.getLogger(__package__)
 
 MODEL = Path(__file__).with_name("models") / "cards.onnx"
 VIEW_PX_PER_MM = 0.5
 TRAINING_SIZE = (352, 272)  # (width, height): the default view (680 × 530 mm at 0.5 px/mm) padded
 STRIDE = 4
 MULTIPLE = 16  # the network halves its input four times
-# Around the places a caller looks at, the view the network sees reaches this far: a
-# card centred at the edge of such a place lies whole in it, with its surroundings.
-CONTEXT_MM = 80.0
-# A centre score above this is a proposal. The reader checks every proposal, and those
-# scored below ``pipeline.UNSURE_SCORE`` strictly, so a low bar costs a read and finds
-# cards the network is unsure of: a row's 11 with its neighbours' piles on both its
-# edges scored 0.17 on a rendered play mat (a fifth of a proposal more a frame).
-MIN_SCORE = 0.1
 MID_GREY = 127.5  # the view's level the network's padding stands for
 
 
@@ -67,7 +63,7 @@ class Proposal:
 class CardDetector:
     """Proposes card outlines in mapped views; one instance serves any number of frames."""
 
-    def __init__(self, model: str | Path = MODEL, min_score: float = MIN_SCORE):
+    def __init__(self, model: str | Path = MODEL, min_score: float = THRESHOLDS.proposal_min_score):
         model = Path(model)
         if not model.is_file():
             raise DetectorError(f"card detector model not found: {model}")
@@ -86,6 +82,7 @@ class CardDetector:
         if shape != (5, side // STRIDE, side // STRIDE):
             raise DetectorError(f"card detector model {model} does not take the view in 2 x 2 cells "
                                 f"(a model rewritten by training/stem.py does): {shape}")
+        log.info("card detector model %s loaded", model)
 
     def maps(self, coarse: np.ndarray) -> np.ndarray:
         """The network's raw output for a coarse view (BGR at ``VIEW_PX_PER_MM``):
@@ -103,7 +100,8 @@ class CardDetector:
         coarse, scale = view.resampled(VIEW_PX_PER_MM)
         left = top = 0
         if look_in is not None:
-            left, top, right, bottom = look_in.box(scale, CONTEXT_MM * VIEW_PX_PER_MM)
+            # a card centred at the edge of a place looked at lies whole in the view, with its surroundings
+            left, top, right, bottom = look_in.box(scale, THRESHOLDS.detector_context_mm * VIEW_PX_PER_MM)
             # on the whole view's grid of 16 pixels: the network then sees every card as it does there
             left, top = max(left, 0) // MULTIPLE * MULTIPLE, max(top, 0) // MULTIPLE * MULTIPLE
             coarse = coarse[top:bottom, left:right]

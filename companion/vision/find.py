@@ -24,7 +24,7 @@ the finder hunts for rectangles of exactly that size:
    Overlapping results keep the best one.
 
 :meth:`CardFinder.find` puts precision before recall: a card that is not clearly a
-whole card is left out. The card reader (``pipeline.TableReader``) asks instead for
+whole card is left out. The edge search (``companion.bench.search``) asks instead for
 every outline, one candidate at a time (:meth:`CardFinder.outlines`), with only the
 first check (``occlusion_only``), and lets the numeral decide: the other checks reject
 one true card in several under blur, glare or on a white cloth.
@@ -132,7 +132,7 @@ class CardFinder:
     keep the outline of a card below or a piece of table from being taken for a card
     when nothing else looks; they also reject one true card in several under blur,
     glare or on white cloth. A reader that reads every outline and keeps only those
-    whose numeral it finds in place (``pipeline.TableReader``) does that job better."""
+    whose numeral it finds in place (``table_reader.TableReader``) does that job better."""
 
     def __init__(self, card_mm: tuple[float, float] = CARD_MM, whole_frame: bool = False,
                  occlusion_only: bool = False):
@@ -191,7 +191,7 @@ class CardFinder:
     def outline_near(self, view: AreaView, x: float, y: float, theta: float, rim_mm: float = 0.0) -> FoundCard | None:
         """The outline the edges support best around a point of the fine view
         (``FINE_PX_PER_MM``; a card at turn ``theta``), for a caller that has other
-        reasons to expect a card there (a numeral, see ``seeds.py``); None when the
+        reasons to expect a card there (a numeral); None when the
         edges give no outline. ``score`` None: the outline fails the verification.
         ``rim_mm``: a side may show up to this far inside the card (a colour fill
         within a paper rim, on a table as pale as the rim)."""

@@ -5,7 +5,7 @@ which of a deck's inks that is.
 balance) and takes the numerals' colour; the ink's *absorption* (1 − ink/paper per
 channel) and its chromaticity (:func:`chromaticity`) do not depend on the light's
 colour or strength. :class:`InkModel` tells a deck's colours apart by the
-chromaticity's hue and log saturation (``read.py`` step 3 says how), allowing for paper
+chromaticity's hue and log saturation (``card_reader``'s docstring says how), allowing for paper
 that saturates the sensor: a warm lamp on white or cream card clips red and green, and
 the ink's ratio there is then off by how far the paper lies above the sensor's
 maximum. One card cannot tell how far; the cards of known colour in the same frame can
@@ -15,7 +15,8 @@ deck the paper is the white of the numerals and the ink the colour fill
 
 The ink of a numeral is what its strokes and the paper right around them lose in all
 (:func:`ink_on`): blur and the JPEG's halved colour resolution spread a thin stroke's
-colour, not its darkness, over the paper beside it.
+colour, not its darkness, over the paper beside it. The limits named here are fields of
+:data:`~companion.vision.thresholds.THRESHOLDS`.
 """
 
 from __future__ import annotations
@@ -31,19 +32,9 @@ from ..cards import Colour
 from .read_kernels import (channel_ranks, ink_distances2, ring_paper_and_near_sum, stroke_ink, strongest,
                            taken_from_paper)
 from .read_kernels import normalised as divided
+from .thresholds import THRESHOLDS
 
-_CLIPPED = 250.0  # a paper channel this bright is (nearly) saturated: the ink's ratio there is off
 _SATURATION = 255.0  # the sensor's (the JPEG's) maximum
-# a numeral's ink this bright on saturated paper may be saturated itself (see ``InkModel._near_paper``)
-_INK_MAY_CLIP = 236.0
-# blur and the JPEG's halved colour resolution spread a stroke's colour this far (mm) …
-STROKE_REACH_MM = 2.0
-# … and the paper's own level is read on a ring this wide around that (mm)
-PAPER_RING_MM = 4.0
-# a card's ink is its colour furthest from the paper, at this quantile of its pixels: the
-# numerals and the corner print alike (the print at 0.9, as an inverse fill was first
-# taken, left an inverse yellow 6 under glare 0.83 sure of its colour; seed 3, scene 582)
-INK_QUANTILE = 0.985
 _CLIP_FACTORS = np.array([1.0, 1.06, 1.13, 1.2, 1.3, 1.45])  # how far above the sensor's maximum saturated paper may be
 _FIT_FACTORS = np.arange(1.0, 2.0, 0.02)  # saturated paper's level fitted to a known ink
 _PAPER_STEPS = np.exp(np.linspace(-0.1, 0.1, 5))  # around the level the frame's other cards tell
@@ -103,11 +94,11 @@ class Measurement:
     @property
     def hidden(self) -> np.ndarray | None:
         """Inverse decks: True where the fill is so bright that a numeral there could not
-        show ``HIDDEN_SHARE`` of its contrast (the sensor saturates first); None where
+        show ``hidden_share`` of its contrast (the sensor saturates first); None where
         nothing is."""
         if self.room is None:
             return None
-        hidden = self.room < HIDDEN_SHARE
+        hidden = self.room < THRESHOLDS.hidden_share
         return hidden if hidden.any() else None
 
 
@@ -117,14 +108,11 @@ def background_field(card: np.ndarray, inverse: bool, px_per_mm: float, opened: 
 
     Ink is darker than paper in every channel, and paper is lighter than a colour fill,
     so a grey-scale dilation (inverse: an opening) wider than a stroke removes the
-    strokes; a box blur smooths what is left. On an inverse card an erosion alone took
+    strokes; a box blur smooths what is left. On an inverse card an erosion alone takes
     the darkest fill within reach, so the halo of a glare spot, fading over a few
-    millimetres of fill, stayed brighter than the level and read like the white
-    numerals beside it; the opening's dilation gives the fill's own level back (the
-    benchmark's seed 2026: three inverse cards more right and two yellow 11s fewer, whose
-    corner-index test now sees more of the dark blue channel's noise; seeds 11 and 13:
-    three and five more; none wrong). On paper a closing instead of the dilation lost
-    four cards of seed 2026 and read one more wrong on seed 13. ``opened=False``: an
+    millimetres of fill, stays brighter than the level and reads like the white
+    numerals beside it; the opening's dilation gives the fill's own level back. On paper
+    a closing in place of the dilation read fewer cards right. ``opened=False``: an
     inverse card's fill is its erosion alone (see :func:`measure`)."""
     size = max(3, int(round(9 * px_per_mm)) | 1)
     kernel = _square(size)
@@ -156,8 +144,8 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int,
     taken for glare and subtracted first, so the numerals under a glare spot keep their
     shape. ``opened_fill``: see :func:`background_field`; the single-card search of the
     calibration tries every card as inverse as well, and with an opened fill there it
-    chose other outlines for paper cards (the reference deck's R18 picture was taken for
-    a poor one three times over): it keeps the erosion it was tuned with."""
+    chooses other outlines for paper cards and takes good pictures for poor ones: it
+    keeps the erosion it was tuned with."""
     h, w = card.shape[:2]
     field = background_field(card, inverse, px_per_mm, opened_fill)
     step = max(1, round(3 * px_per_mm))  # the field is smooth: a sparse sample gives its median
@@ -165,20 +153,17 @@ def measure(card: np.ndarray, inverse: bool, px_per_mm: float, margin_px: int,
     typical = channel_ranks(sample, len(sample) // 2)
     normalised = divided(card, field, typical)
     inner = normalised[margin_px:h - margin_px, margin_px:w - margin_px]
-    foreground, _, strong = strongest(inner, INK_QUANTILE, share_of=0.3)
+    foreground, _, strong = strongest(inner, THRESHOLDS.ink_quantile, share_of=0.3)
     share = strong / max(inner.shape[0] * inner.shape[1], 1)
     ink, absorption, chroma, strength, contrast, clipped = _ink_fields(foreground, typical, inverse)
     inner_card = card[margin_px:h - margin_px, margin_px:w - margin_px]
     # every channel saturated (inRange: OpenCV's one pass, where numpy's min over channels is slow)
-    glare = float(cv2.countNonZero(cv2.inRange(inner_card, (_CLIPPED,) * 3, (_SATURATION,) * 3)))
+    glare = float(cv2.countNonZero(cv2.inRange(inner_card, (THRESHOLDS.clipped_level,) * 3, (_SATURATION,) * 3)))
     glare /= max((h - 2 * margin_px) * (w - 2 * margin_px), 1)
     room = numerals_room(field, foreground, typical) if inverse else None
     return Measurement(normalised, foreground, ink, absorption, chroma, strength, contrast, share, clipped, typical,
                        glare, room, inverse)
 
-
-# a numeral that could show less than this share of its contrast somewhere is not looked for there
-HIDDEN_SHARE = 0.5
 
 
 def numerals_room(field: np.ndarray, foreground: np.ndarray, typical: np.ndarray) -> np.ndarray | None:
@@ -191,7 +176,7 @@ def numerals_room(field: np.ndarray, foreground: np.ndarray, typical: np.ndarray
 
     A numeral's glyph-map value at a pixel whose fill is F is its contrast there, at
     most 255 − F per channel, over its typical contrast, weighed as the glyph map
-    weighs the channels. Below ``HIDDEN_SHARE`` a numeral is taken as hidden there
+    weighs the channels. Below ``hidden_share`` a numeral is taken as hidden there
     (:class:`Measurement`'s ``hidden``)."""
     contrast = (foreground - 1.0).astype(np.float32)
     norm2 = float(contrast @ contrast)
@@ -207,14 +192,14 @@ def numerals_room(field: np.ndarray, foreground: np.ndarray, typical: np.ndarray
 class Strokes:
     """A numeral's stroke pixels (``rows``, ``cols`` from its template's top-left) and
     the masks :func:`ink_on` counts the ink on, made once per template: the strokes
-    grown by ``STROKE_REACH_MM`` and by that and ``PAPER_RING_MM`` (at ``px_per_mm``),
+    grown by ``stroke_reach_mm`` and by that and ``paper_ring_mm`` (at ``px_per_mm``),
     over the strokes' box grown by the ring's reach. Growing them for every card read
     cost more than the rest of the ink's measurement."""
 
     def __init__(self, mask: np.ndarray, px_per_mm: float):
         self.rows, self.cols = np.nonzero(mask)
         self.px_per_mm = float(px_per_mm)
-        ring_disc = _disc((STROKE_REACH_MM + PAPER_RING_MM) * px_per_mm)
+        ring_disc = _disc((THRESHOLDS.stroke_reach_mm + THRESHOLDS.paper_ring_mm) * px_per_mm)
         self.reach = ring_disc.shape[0] // 2
         if not len(self.rows):  # a blank template: no ink to take (ink_on leaves the measurement as it is)
             self.first_row = self.first_col = self.last_row = self.last_col = 0
@@ -225,7 +210,7 @@ class Strokes:
         grown = np.zeros((self.last_row - self.first_row + 1 + 2 * self.reach,
                           self.last_col - self.first_col + 1 + 2 * self.reach), np.uint8)
         grown[self.rows - self.first_row + self.reach, self.cols - self.first_col + self.reach] = 1
-        self.near = cv2.dilate(grown, _disc(STROKE_REACH_MM * px_per_mm))
+        self.near = cv2.dilate(grown, _disc(THRESHOLDS.stroke_reach_mm * px_per_mm))
         self.ring = cv2.dilate(grown, ring_disc)
 
     def at(self, top: int, left: int) -> tuple[np.ndarray, np.ndarray]:
@@ -254,11 +239,10 @@ def ink_on(measurement: Measurement, strokes: Strokes, top: int, left: int, inve
     ``darkest_everywhere``: where the paper saturates any channel, every channel's ink is
     taken from the darkest pixels, for a caller that corrects the saturated channels by
     the paper's true level. Blur dilutes the darkest pixels' ink, not the sum's, so with
-    the saturated channels corrected fully, a thin green stroke showed less red beside its
-    summed blue than a green absorbs, and read yellow (0.97; seed 2026, scene 341);
-    diluted alike in every channel, the ink keeps its hue. Not for every card: read so
-    without the paper's level (and so calibrated) three cream blues and a condensed
-    yellow of the benchmark's seeds were left unknown."""
+    the saturated channels corrected fully, a thin green stroke shows less red beside its
+    summed blue than a green absorbs, and reads yellow; diluted alike in every channel,
+    the ink keeps its hue. Not for every card: read so without the paper's level (and so
+    calibrated), pale blues and yellows are left unknown."""
     normalised = measurement.normalised
     if measurement.background is None:
         return measurement
@@ -290,7 +274,7 @@ def ink_against_print(measurement: Measurement, elsewhere: np.ndarray) -> Measur
     where it prints its corner indices and frame) instead of from its numeral: on paper
     the strongest ink there, on an inverse deck the fill against that print, white as the
     numeral is."""
-    return _with_foreground(measurement, strongest(measurement.normalised[elsewhere], INK_QUANTILE)[0],
+    return _with_foreground(measurement, strongest(measurement.normalised[elsewhere], THRESHOLDS.ink_quantile)[0],
                             measurement.inverse)
 
 
@@ -304,8 +288,8 @@ def _with_foreground(measurement: Measurement, foreground: np.ndarray, inverse: 
 
 def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     """The colour (normalised BGR) of a stroke fully inked, from what the strokes at
-    ``rows``, ``cols`` and ``STROKE_REACH_MM`` around them take from the paper in all,
-    per stroke pixel, the paper's level read on a ring just outside (``PAPER_RING_MM``).
+    ``rows``, ``cols`` and ``stroke_reach_mm`` around them take from the paper in all,
+    per stroke pixel, the paper's level read on a ring just outside (``paper_ring_mm``).
 
     The darkest pixels alone read a thin stroke's ink too grey: blur and the JPEG's
     halved colour resolution spread its colour, not its darkness, over the paper beside
@@ -315,7 +299,8 @@ def _ink_taken(normalised: np.ndarray, rows: np.ndarray, cols: np.ndarray, px_pe
     keeps it. None where the ring has fewer pixels than the strokes (the numeral lies
     at the card's edge)."""
     h, w = normalised.shape[:2]
-    near_disc, ring_disc = _disc(STROKE_REACH_MM * px_per_mm), _disc((STROKE_REACH_MM + PAPER_RING_MM) * px_per_mm)
+    reach_mm, ring_mm = THRESHOLDS.stroke_reach_mm, THRESHOLDS.paper_ring_mm
+    near_disc, ring_disc = _disc(reach_mm * px_per_mm), _disc((reach_mm + ring_mm) * px_per_mm)
     # only the strokes' box and the ring's reach around it can be near or on the ring
     reach = ring_disc.shape[0] // 2
     top, left = max(int(rows.min()) - reach, 0), max(int(cols.min()) - reach, 0)
@@ -348,12 +333,13 @@ def _ink_fields(foreground: np.ndarray, typical: np.ndarray, inverse: bool) -> t
         ink, ink_b, ink_g, ink_r = foreground, b, g, r
     absorption = (1.0 - ink_r, 1.0 - ink_g, 1.0 - ink_b)
     paper_b, paper_g, paper_r = (float(v) for v in typical)
+    clipped = THRESHOLDS.clipped_level
     if inverse:
         paper_b, paper_g, paper_r = paper_b * b, paper_g * g, paper_r * r
     return (ink, np.array(absorption), _chromaticity(*absorption),
             math.sqrt(absorption[0] * absorption[0] + absorption[1] * absorption[1] + absorption[2] * absorption[2]),
             math.sqrt((b - 1.0) ** 2 + (g - 1.0) ** 2 + (r - 1.0) ** 2),
-            np.array((paper_r >= _CLIPPED, paper_g >= _CLIPPED, paper_b >= _CLIPPED)))
+            np.array((paper_r >= clipped, paper_g >= clipped, paper_b >= clipped)))
 
 
 _SQRT2, _SQRT3, _SQRT6 = math.sqrt(2.0), math.sqrt(3.0), math.sqrt(6.0)
@@ -483,12 +469,11 @@ class InkModel:
         is read as without ``paper``, unless blue saturates too; not so an inverse
         deck's fill, measured over the whole face rather than on thin strokes (a yellow
         washed out by a glare spot's light, only its blue left, is told from green by
-        the white of the frame's numerals; seed 2026). Blue saturated too: ``paper``
+        the white of the frame's numerals). Blue saturated too: ``paper``
         (relative to blue) tells the level only up to a factor common to all three
         channels, which costs what one channel's factor costs where nothing is known:
         without it, a faint ink under a glare spot or at the bright end of a lamp's
-        light, measured against a paper that saturates everywhere, lay between two inks
-        (a green 20 0.43 green, a cream blue 8 0.79 blue; seed 2026 of the benchmark)."""
+        light, measured against a paper that saturates everywhere, lies between two inks."""
         clipped = np.flatnonzero(measurement.clipped)
         if not len(clipped):
             return measurement.chroma[None, :], np.zeros(1), np.ones((1, 0))
@@ -527,15 +512,14 @@ class InkModel:
 
         A numeral's saturated channel can show darker than the sensor's maximum: the
         JPEG keeps colour at half the resolution, so at a thin stroke it is half the
-        paper's. Of the whole yellow cards of seed 2026 of the benchmark whose red the
-        renderer's light saturates (612; a dev survey), 31 % read their ink's red below
-        ``_CLIPPED``, none below 238; no whole green on red-saturated paper (899) read
-        its red above 216. So where the ink reads ``_INK_MAY_CLIP`` or more in a channel,
-        the factors in between are allowed too, at no cost (they only ever favour an ink
-        that absorbs little there). Not for a faint ink (``paper_min_strength``): diluted
-        by a glare spot or a thin stroke, any ink comes near the maximum (a reference
-        green 20 under a spot, 0.24 strong, read 240 in red; seed 2026, scene 1747)."""
-        ink_saturated = _ink_saturated(measurement, _CLIPPED if self._faint(measurement) else _INK_MAY_CLIP)
+        paper's: a saturated yellow's red can read below ``clipped_level``, while a green
+        on the same paper reads its red far lower. So where the ink reads
+        ``ink_may_clip`` or more in a channel, the factors in between are allowed too, at
+        no cost (they only ever favour an ink that absorbs little there). Not for a faint
+        ink (``paper_min_strength``): diluted by a glare spot or a thin stroke, any ink
+        comes near the maximum."""
+        ink_saturated = _ink_saturated(measurement, THRESHOLDS.clipped_level if self._faint(measurement)
+                                       else THRESHOLDS.ink_may_clip)
         spread = self._t["paper_spread"]
         options = []
         for channel in clipped:
@@ -560,12 +544,12 @@ def _combinations(options: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndar
     return factors, penalty
 
 
-def _ink_saturated(measurement: Measurement, numerals_at: float = _CLIPPED) -> np.ndarray:
+def _ink_saturated(measurement: Measurement, numerals_at: float = THRESHOLDS.clipped_level) -> np.ndarray:
     """(R, G, B) bools: the ink itself is as bright as the sensor records there (a pale
     ink, or a faint stroke, on saturated paper; an inverse deck's pale fill), a numeral's
     ink from ``numerals_at`` (see :meth:`InkModel._near_paper`)."""
     if measurement.inverse:
-        return measurement.background[::-1] >= _CLIPPED
+        return measurement.background[::-1] >= THRESHOLDS.clipped_level
     return (measurement.foreground * measurement.background)[::-1] >= numerals_at
 
 

@@ -20,7 +20,8 @@ from .calibration_notes import Note, note
 from .digits import font_likeness, ncc
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Layout
 from .ink import Strokes, ink_on
-from .glyphs import STRAY_INK, glyph_map
+from .glyphs import glyph_map
+from .thresholds import THRESHOLDS
 
 _BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
 
@@ -286,7 +287,7 @@ def face_print(pictures, layout: Layout) -> np.ndarray:
     blur = DEFAULT_THRESHOLDS["match_blur_px"]
     seen = np.zeros(pictures[0].glyph.shape, bool)
     for p in pictures:
-        seen |= cv2.GaussianBlur(p.glyph, (0, 0), blur) > STRAY_INK
+        seen |= cv2.GaussianBlur(p.glyph, (0, 0), blur) > THRESHOLDS.stray_ink
     seen |= seen[::-1, ::-1]
     reach = max(1, round(s))
     printed = cv2.dilate(seen.astype(np.uint8) * 255, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))

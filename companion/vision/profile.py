@@ -32,6 +32,7 @@ L*a*b* (D65), for people.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import shutil
@@ -51,9 +52,11 @@ PROFILE_FILE = "profile.json"
 CARD_MM = (59.0, 91.0)  # the same as companion.sim.deck.CARD_MM (vision does not import the simulator)
 NUMBERS = tuple(range(LOWEST, HIGHEST + 1))
 
-# How the reader turns its scores into a confidence (see read.py). Fitted once on
-# rendered scenes of every deck style (evaluate_read.py, development seeds), shared by
-# every profile; a profile may override them.
+log = logging.getLogger(__package__)
+
+# How the reader turns its scores into a confidence (see card_reader.py). Fitted on
+# rendered scenes of every deck style (``python -m companion.bench.evaluate_read``), shared
+# by every profile; a profile may override them. docs/reader.md tells what each trades.
 DEFAULT_THRESHOLDS: Mapping[str, float] = {
     "min_confidence": 0.85,  # below: the card is reported unknown
     "number_scale": 120.0,  # logistic slope of the number's score margin over the runner-up (per unit of
@@ -70,16 +73,13 @@ DEFAULT_THRESHOLDS: Mapping[str, float] = {
     "paper_spread": 0.04,  # how far (log) a card's saturated paper may lie from what the frame's other cards tell
     "paper_min_strength": 0.4,  # fainter ink on paper is read without the frame's paper level (see ink.py)
     # Mahalanobis distance to the nearest ink beyond which the colour is unknown (an ink the
-    # profile does not know). Of the readings with a sure number on 5,000 bench scenes
-    # (seeds 2026, 13, 11 and 7), 9 lay 4 or more from every ink, all of the right colour,
-    # and one beyond 5.5: a cream blue 7 printed grey-navy in a dim warm light (5.8–5.9),
-    # unknown at 6.0 (its confidence falls off before the limit), read at 6.5.
+    # profile does not know); a pale ink in a dim warm light lies far from every ink and is
+    # still the deck's own
     "max_colour_distance": 6.5,
     "min_strength": 0.12,  # an ink absorbing less than this is no ink …
     "max_strength": 2.5,  # … and a "paper" this much brighter than the "ink" is no card
     # share of the face where the deck prints nothing that shows ink, above which the
-    # outline is not one whole card: on 2,000 rendered scenes it turned 50 of 65 wrong
-    # readings (pieces of fanned rows, hands) into unknowns for 24 of 14,549 right ones
+    # outline is not one whole card (pieces of fanned rows, a hand on the card)
     "max_stray_ink": 0.05,
 }
 
@@ -287,7 +287,9 @@ class Profile:
             raise ProfileError(f"{folder}: no such profile folder")
         staged = folder / STAGING_FOLDER
         if not path.exists() and (staged / PROFILE_FILE).is_file():
-            return cls.load(staged)  # a save cut off while its profile replaced the old one
+            # a save cut off while its profile replaced the old one
+            log.warning("%s: a save was cut off; the profile it was saving is loaded", folder)
+            return cls.load(staged)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -347,11 +349,14 @@ class Profile:
             width, height = layout.card_px(layout.match_px_per_mm)
             face_print = _read_grey(folder / name, (height, width), "the card at matching scale needs")
         try:
-            return cls(deck=deck, inverse=inverse, layout=layout, inks=inks, colour_covariance=cov,
-                       templates=templates, inks_lab=inks_lab, thresholds=thresholds, learned_from=dict(learned_from),
-                       warnings=warnings, format_version=version, face_print=face_print)
+            profile = cls(deck=deck, inverse=inverse, layout=layout, inks=inks, colour_covariance=cov,
+                          templates=templates, inks_lab=inks_lab, thresholds=thresholds,
+                          learned_from=dict(learned_from), warnings=warnings, format_version=version,
+                          face_print=face_print)
         except ProfileError as error:
             raise ProfileError(f"{path}: {error}") from None
+        log.info("calibration profile %s loaded (deck %s%s)", folder, deck, ", inverse" if inverse else "")
+        return profile
 
 
 def _swap_in(staging: Path, folder: Path) -> None:

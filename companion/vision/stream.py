@@ -2,7 +2,7 @@
 
 A table lies still most of the time, and when it does not, a hand or a new card changes
 one part of it. :class:`StreamReader` keeps the cards it read and a small top-down
-picture of the table as it was when it read them (``CHANGE_PX_PER_MM``). Each new frame
+picture of the table as it was when it read them (``change_px_per_mm``). Each new frame
 is mapped to the play area (``area.py``, a check of the markers) and compared with that
 picture:
 
@@ -20,20 +20,23 @@ picture:
 - no markers: the frame, at the scale its cards show (``TableReader.view_without_markers``),
   stands for the view, and is read as above while the scale stays; a new scale is a new
   mapping. Where no scale can be had (a table without cards, or none read whole), the
-  scale is guessed again only when the frame changes (``FRAME_DIVISOR``): a guess runs
+  scale is guessed again only when the frame changes (``frame_divisor``): a guess runs
   the detector a dozen times, several times the cost of a read;
-- the table lay still for a few frames (``SECOND_LOOK_AFTER``, and every
-  ``SECOND_LOOK_EVERY`` still frames after that): everything but the cards read whole
+- the table lay still for a few frames (``second_look_after``, and every
+  ``second_look_every`` still frames after that): everything but the cards read whole
   is looked at again. A read depends on the frame's noise: a card the first read of a
   place missed, or left unknown, would otherwise stay missed until something changed
   near it. Cards read whole come back as they were; what the new look sees elsewhere
   (cards, and outlines it cannot read) replaces what was there, so an outline one read
   took for a card that cannot be read where none lies (a glare spot on wood) does not
-  stay for good once a look sees nothing there (``elfer bench stream``: 23 such outlines
-  in its frames without a hand, 45 while they stayed; every card read alike).
+  stay for good once a look sees nothing there.
+
+The limits named here are fields of :data:`~companion.vision.thresholds.THRESHOLDS`.
 """
 
 from __future__ import annotations
+
+import logging
 
 import cv2
 import numpy as np
@@ -42,24 +45,9 @@ from .area import AreaView
 from .find import LookIn
 from .table_reader import TableReader, TableReading
 from .profile import Profile
+from .thresholds import THRESHOLDS
 
-CHANGE_PX_PER_MM = 0.5  # the scale of the picture changes are looked for in (a card is 30 × 46 px)
-# A change: a pixel of the slightly blurred picture differs by more than this in one
-# channel. Sensor noise and JPEG moved the pixels of a still table by at most 18 in this
-# picture (12 rendered streams, every style, surface and light); a numeral's ink against
-# paper differs by far more.
-CHANGE_LEVEL = 24
-CHANGE_MIN_PX = 2  # a change smaller than this (pixels of the picture, 2 mm each) is noise
-REACH_MM = 55.0  # a change this near a card's centre may change its outline (half its diagonal)
-TOUCH_MM = 3.0  # a card this near a change is read again
-SAME_MAPPING_PX = 0.05  # the mapping moved a view corner less than this (frame pixels): the same view
-# Still frames (no change) after which the places not read as a whole card are looked at
-# again, and every how many still frames after that: after a third of a second the hands
-# are gone; a second look costs about a read from scratch, so it comes seldom.
-SECOND_LOOK_AFTER, SECOND_LOOK_EVERY = 3, 20
-# Without markers and without a scale, changes are looked for in the frame shrunk by this
-# (a card of a 1280 × 720 frame from the synthetic table's cameras is 12 × 19 px or more).
-FRAME_DIVISOR = 8
+log = logging.getLogger(__package__)
 
 
 class StreamReader:
@@ -115,6 +103,7 @@ class StreamReader:
         # without markers every view maps the frame as it is, at the scale guessed for it
         if (self._picture is None or not _same_mapping(self._to_frame, view) or view.px_per_mm != self._px_per_mm
                 or picture.shape != self._picture.shape):  # without markers, the camera's resolution may change
+            log.debug("stream: a new view (first frame, new mapping or scale): the frame is read whole")
             reading = self._read_whole(frame, view)
             self._picture, self._to_frame, self._px_per_mm = picture, view.to_frame, view.px_per_mm
             self._cards = reading.cards
@@ -122,13 +111,14 @@ class StreamReader:
         changed = _changes(picture, self._picture)
         if not changed.any():
             self._still += 1
-            if self._still % SECOND_LOOK_EVERY == SECOND_LOOK_AFTER % SECOND_LOOK_EVERY:
+            every = THRESHOLDS.second_look_every
+            if self._still % every == THRESHOLDS.second_look_after % every:
                 return self._look_again(frame, view)
             return TableReading(view.found, self._cards)
         self._still = 0
-        scale = view.px_per_mm / CHANGE_PX_PER_MM  # view pixels per picture pixel
-        reach = _grown(changed, REACH_MM * CHANGE_PX_PER_MM)
-        touched = _grown(changed, TOUCH_MM * CHANGE_PX_PER_MM)
+        scale = view.px_per_mm / THRESHOLDS.change_px_per_mm  # view pixels per picture pixel
+        reach = _grown(changed, THRESHOLDS.change_reach_mm * THRESHOLDS.change_px_per_mm)
+        touched = _grown(changed, THRESHOLDS.change_touch_mm * THRESHOLDS.change_px_per_mm)
         kept = tuple(card for card in self._cards if not _touches(card.polygon, touched, view, scale))
 
         reading = self.reader.read_view(frame, view, LookIn(reach, scale), kept)
@@ -153,13 +143,13 @@ class StreamReader:
 
 
 def _picture(view: AreaView) -> np.ndarray:
-    small, _ = view.resampled(CHANGE_PX_PER_MM)
+    small, _ = view.resampled(THRESHOLDS.change_px_per_mm)
     return cv2.GaussianBlur(small, (3, 3), 0)
 
 
 def _shrunk(frame: np.ndarray) -> np.ndarray:
     height, width = frame.shape[:2]
-    size = (max(1, width // FRAME_DIVISOR), max(1, height // FRAME_DIVISOR))
+    size = (max(1, width // THRESHOLDS.frame_divisor), max(1, height // THRESHOLDS.frame_divisor))
     return cv2.GaussianBlur(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
 
 
@@ -169,14 +159,15 @@ def _same_mapping(to_frame: np.ndarray | None, view: AreaView) -> bool:
     width, height = view.size
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
     before = cv2.perspectiveTransform(corners[None], to_frame)[0]
-    return bool(np.abs(before - view.view_to_frame(corners)).max() < SAME_MAPPING_PX)
+    return bool(np.abs(before - view.view_to_frame(corners)).max() < THRESHOLDS.same_mapping_px)
 
 
 def _changes(picture: np.ndarray, before: np.ndarray) -> np.ndarray:
     """uint8 mask (255: changed) of the places where ``picture`` differs from ``before``."""
     blue, green, red = cv2.split(cv2.absdiff(picture, before))
-    _, changed = cv2.threshold(cv2.max(cv2.max(blue, green), red), CHANGE_LEVEL, 255, cv2.THRESH_BINARY)
-    return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((CHANGE_MIN_PX, CHANGE_MIN_PX), np.uint8))
+    _, changed = cv2.threshold(cv2.max(cv2.max(blue, green), red), THRESHOLDS.change_level, 255, cv2.THRESH_BINARY)
+    smallest = THRESHOLDS.change_min_px
+    return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((smallest, smallest), np.uint8))
 
 
 def _grown(mask: np.ndarray, radius_px: float) -> np.ndarray:
