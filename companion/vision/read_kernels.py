@@ -1,5 +1,5 @@
 """The reader's inner loops: what :mod:`companion.vision.ink` and
-:mod:`companion.vision.seams` do to every card read, a dozen times a frame.
+:mod:`companion.vision.glyphs` do to every card read, a dozen times a frame.
 
 As for the finder (:mod:`companion.vision.kernels`): on a card of 59 × 91 pixels numpy's
 cost per call, not the arithmetic, is most of the time (an operation broadcast over a

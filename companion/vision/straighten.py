@@ -24,9 +24,8 @@ _SHIFT_MM = 3.0  # tried either way, on both axes
 _BLUR_MM = 1.5  # corner indices differ by number; blurred, they lie alike
 # a picture is moved where that matches the others' print at least this much better …
 MOVE_GAIN = 0.015
-# … and is no card's outline where its print matches theirs less than this, moved or not
-# (on rendered picture sets, outlines of the card matched at 0.8 and more, once the
-# numeral box was left out; a search's outline across two table boards matched at 0.58)
+# … and is no card's outline where its print matches theirs less than this, moved or not:
+# an outline across something card-like (two table boards) shares little of a deck's print
 MIN_LIKENESS = 0.75
 
 
