@@ -11,8 +11,8 @@ import pytest
 
 from companion.cards import DECK, Card, Colour
 from companion.cli import main as elfer
-from companion.vision import calibrate as calibrate_module
-from companion.vision.calibrate import CalibrationError, calibrate, card_of_filename
+from companion.vision import calibration as calibrate_module
+from companion.vision.calibration import CalibrationError, calibrate, card_of_filename
 from companion.vision.digits import ncc
 from companion.bench.evaluate_read import NEUTRAL_LIGHT, calibration_crops, calibration_set, table
 from companion.vision.profile import Profile

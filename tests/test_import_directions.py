@@ -87,3 +87,18 @@ def test_only_the_command_line_and_the_lab_print():
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
                 offenders.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert offenders == []
+
+
+def test_no_name_a_package_exports_hides_one_of_its_modules():
+    """``from companion.vision import calibration`` must give the module even though the
+    package exports functions: an export named like a module would shadow it."""
+    import importlib
+    import inspect
+
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        package = importlib.import_module(_module_name(init))
+        for module in sorted(init.parent.glob("*.py")):
+            if module.name == "__init__.py" or not hasattr(package, module.stem):
+                continue
+            importlib.import_module(f"{package.__name__}.{module.stem}")
+            assert inspect.ismodule(getattr(package, module.stem)), f"{package.__name__}.{module.stem}"

@@ -19,7 +19,7 @@ from companion.cards import DECK, Card, Colour
 from companion.sim.deck import CARD_MM as SIM_CARD_MM
 from companion.sim.deck import STYLES
 from companion.sim.lighting import white_balance_gains
-from companion.vision.calibrate import calibrate
+from companion.vision.calibration import calibrate
 from companion.bench.evaluate_read import GRID_SURFACES as SURFACES
 from companion.bench.evaluate_read import NEUTRAL_LIGHT, WARM_LIGHT, calibration_set, crop_around, table
 from companion.vision.profile import CARD_MM

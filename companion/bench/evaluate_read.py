@@ -243,7 +243,7 @@ def calibrated_profiles(styles, seed: int = 0, folder: Path | None = None,
     import tempfile
 
     from ..sim.datasets import write_cards
-    from ..vision.calibrate import CalibrationError, calibrate, card_of_filename
+    from ..vision.calibration import CalibrationError, calibrate, card_of_filename
 
     profiles = {}
     with tempfile.TemporaryDirectory() as tmp:

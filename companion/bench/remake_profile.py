@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from ..sim.datasets import write_cards
-from ..vision.calibrate import CalibrationError, CalibrationReport, calibrate
+from ..vision.calibration import CalibrationError, CalibrationReport, calibrate
 from ..vision.profile import Profile, _shipped_profile_dir
 
 

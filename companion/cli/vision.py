@@ -84,7 +84,7 @@ def _read(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from ..vision.calibrate import CalibrationError, calibrate
+    from ..vision.calibration import CalibrationError, calibrate
     from ..vision.calibration_notes import REPORT_TEXTS
     from ..vision.profile import ProfileError
 

@@ -12,7 +12,7 @@ nothing of the rules, the simulator or the benchmarks.
 """
 
 from .area import AreaView, PlayArea
-from .calibrate import CalibrationError, CalibrationReport, calibrate
+from .calibration import CalibrationError, CalibrationReport, calibrate
 from .calibration_notes import REPORT_TEXTS
 from .card_reader import CardReader, CardReading
 from .detect import CardDetector, DetectorError

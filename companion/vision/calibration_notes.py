@@ -1,6 +1,6 @@
 """What a calibration tells its user, in German (the default of ``elfer calibrate``) and
 English: its report (:func:`report_text`) and its warnings and errors, each a
-:class:`Note` (a kind and the values it names) that ``calibrate.py`` makes and the
+:class:`Note` (a kind and the values it names) that ``calibration.py`` makes and the
 command prints in the language asked for. ``str(note)`` is English (the profile keeps
 its warnings that way, and so do logs).
 """
@@ -167,7 +167,7 @@ def ranges(numbers, lang: str = "en") -> str:
 
 
 def report_text(report, lang: str, max_picture_side: int) -> str:
-    """A calibration's report (``calibrate.CalibrationReport``) for people: what it learned,
+    """A calibration's report (``calibration.CalibrationReport``) for people: what it learned,
     what it lacks, and its warnings."""
     t = REPORT_TEXTS[lang]
     left_out = f" ({len(report.left_out)} {t['left_out']}: {', '.join(report.left_out)})" if report.left_out else ""

@@ -1,4 +1,4 @@
-"""Learning a deck's numerals from glyph maps of single cards (for :mod:`companion.vision.calibrate`).
+"""Learning a deck's numerals from glyph maps of single cards (for :mod:`companion.vision.calibration`).
 
 Each picture is a rectified card's glyph map (0 paper, 1 ink, see
 :func:`companion.vision.glyphs.glyph_map`) and the card it shows; the functions here work
@@ -253,7 +253,7 @@ def templates(pictures, layout: Layout, warnings: list[Note]) -> dict[int, np.nd
     """Each number's template: its pictures' numeral crops, each aligned to the most
     certain one, and their median (mean of two). A picture whose numeral does not look
     like the others' (an outline that missed, a glare spot) is left out when there are
-    three or more; so is a poor one (blurred or washed out, ``poor``, see ``calibrate``)
+    three or more; so is a poor one (blurred or washed out, ``poor``, see ``calibration``)
     when there is a good one: a blurred numeral matches other blurred numerals too well,
     a washed-out one matches nothing well."""
     search = layout.search_px()

@@ -1,4 +1,4 @@
-"""Outlines of calibration pictures put right by the deck's own print (for :mod:`companion.vision.calibrate`).
+"""Outlines of calibration pictures put right by the deck's own print (for :mod:`companion.vision.calibration`).
 
 An outline a few degrees or millimetres off its card (a search on a checked cloth that
 followed the cloth's lines, an edge of the table taken for the card's) rectifies a
