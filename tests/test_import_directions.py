@@ -47,7 +47,8 @@ MODULES = {_module_name(path): _imports(path) for path in sorted(PACKAGE.rglob("
 
 
 def _stages_imported_by(stage: str) -> set[str]:
-    return {_stage(target) for module, targets in MODULES.items() if _stage(module) == stage for target in targets} - {stage}
+    imported = {_stage(target) for module, targets in MODULES.items() if _stage(module) == stage for target in targets}
+    return imported - {stage}
 
 
 def test_the_modules_were_found():
@@ -102,3 +103,13 @@ def test_no_name_a_package_exports_hides_one_of_its_modules():
                 continue
             importlib.import_module(f"{package.__name__}.{module.stem}")
             assert inspect.ismodule(getattr(package, module.stem)), f"{package.__name__}.{module.stem}"
+
+
+def test_every_name_the_simulator_exports_can_be_had():
+    """``companion.sim`` loads its names on first use; each must exist where it says."""
+    import companion.sim
+
+    for name in companion.sim.__all__:
+        assert getattr(companion.sim, name) is not None, name
+    with pytest.raises(AttributeError):
+        companion.sim.no_such_name

@@ -91,8 +91,9 @@ MAX_FILL_NUMERAL_LOOKS, FILL_NUMERAL_CLEARANCE_MM = 4, 15
 # turned one on the card (2,000 bench scenes: 2 more cards right, none lost or wrong).
 SEED_TURNS_DEG, MAX_TURNED_LOOKS, TURNED_AGAINST_DEG = (-10.0, 10.0, -18.0, 18.0, -26.0, 26.0), 12, 10.0
 
-# A card in the middle of a row (``THRESHOLDS.covered_trusted_match``): its neighbours' edges pull the outline's turn too (4–5° on rendered rows): it is turned about its
-# centre by each of these and kept where the numeral matches best.
+# A card in the middle of a row (``THRESHOLDS.covered_trusted_match``): its neighbours'
+# edges pull the outline's turn too, so it is turned about its centre by each of these and
+# kept where the numeral matches best.
 COVERED_TURNS_DEG = (-6.0, -4.0, -2.0, 2.0, 4.0, 6.0)
 
 MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 10  # a numeral seen this near a play-area marker's centre is the marker
@@ -238,7 +239,8 @@ class SearchingReader(TableReader):
         elif found.score is None:
             return
         trusted = self._trusted(reading)
-        if reading.card is not None and not trusted and reading.match < THRESHOLDS.trusted_match and reading.card.number != 1:
+        if (reading.card is not None and not trusted and reading.match < THRESHOLDS.trusted_match
+                and reading.card.number != 1):
             turned = self._turned_in_place(frame, view, reading, corners, settled)
             if turned is not None:
                 (reading, corners), trusted = turned, True
@@ -288,12 +290,12 @@ class SearchingReader(TableReader):
     def _read_as_covered(self, frame, reading: CardReading,
                          corners: np.ndarray) -> tuple[CardReading, np.ndarray] | None:
         """A card partly under cards read already (see ``_covered``): None unless read
-        whole with at least ``THRESHOLDS.covered_trusted_match``; else its reading and outline turned
-        about its centre to where its numeral matches best, and moved onto it (the edges
-        of the cards on it pull the finder's turn). Never a 1: the first digit of a 1x
-        whose second digit lies under the next card reads as one (seed 11, scene 885: a
-        Y17 half under its neighbour read as Y1)."""
-        if not (self._trusted(reading) and reading.match >= THRESHOLDS.covered_trusted_match) or reading.card.number == 1:
+        whole with at least ``THRESHOLDS.covered_trusted_match``; else its reading and
+        outline turned about its centre to where its numeral matches best, and moved onto
+        it (the edges of the cards on it pull the finder's turn). Never a 1: the first
+        digit of a 17 half under its neighbour reads as a 1."""
+        trusted = self._trusted(reading) and reading.match >= THRESHOLDS.covered_trusted_match
+        if not trusted or reading.card.number == 1:
             return None
         best = (reading, corners)
         for turn in COVERED_TURNS_DEG:

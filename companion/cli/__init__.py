@@ -20,7 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--log-level", default="WARNING", type=str.upper,
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
-                        help="diagnostics written to standard error (default WARNING); under systemd they go to the journal")
+                        help="diagnostics written to standard error (default WARNING); "
+                        "under systemd they go to the journal")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in (game, bench, table, vision):
         module.add_commands(commands)

@@ -9,7 +9,8 @@ import importlib
 
 _EXPORTS = {
     "BOTS": "bots", "RandomBot": "bots", "SensibleBot": "bots",
-    "simulate": "simulate", "play_session": "simulate", "DEFAULT_NAMES": "simulate", "statistics_of": "simulate", "RunawayGame": "simulate",
+    "simulate": "simulate", "play_session": "simulate", "DEFAULT_NAMES": "simulate", "statistics_of": "simulate",
+    "RunawayGame": "simulate",
     "STYLES": "deck", "DeckStyle": "deck", "render_card": "deck", "CARD_MM": "deck",
     "SURFACES": "surface",
     "Camera": "camera", "Lighting": "lighting",

@@ -21,7 +21,7 @@ from .profile import Profile, ProfileError, default_profile
 from .stream import StreamReader
 from .table_reader import SeenCard, TableReader, TableReading
 
-__all__ = ["AreaView", "CORNER_IDS", "CalibrationError", "CalibrationReport", "CardDetector", "CardReader", "CardReading",
-           "DetectorError", "MARKER_SIZE_MM", "PLAY_AREA_MM", "PlayArea", "Profile", "ProfileError", "REPORT_TEXTS",
-           "SeenCard", "StreamReader", "TableReader", "TableReading", "calibrate", "default_profile", "detect_markers",
-           "save_marker_sheet"]
+__all__ = ["AreaView", "CORNER_IDS", "CalibrationError", "CalibrationReport", "CardDetector", "CardReader",
+           "CardReading", "DetectorError", "MARKER_SIZE_MM", "PLAY_AREA_MM", "PlayArea", "Profile", "ProfileError",
+           "REPORT_TEXTS", "SeenCard", "StreamReader", "TableReader", "TableReading", "calibrate", "default_profile",
+           "detect_markers", "save_marker_sheet"]
