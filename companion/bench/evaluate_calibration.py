@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 
 from ..cards import DECK
-from .evaluate_read import GRID_SURFACES, NEUTRAL_LIGHT, calibrated_profiles, table
 from ..vision.card_reader import CardReader
+from .evaluate_read import GRID_SURFACES, NEUTRAL_LIGHT, calibrated_profiles, table
 
 
 def read_all_cards(reader: CardReader, style: str, seed: int) -> tuple[int, int, list[str]]:

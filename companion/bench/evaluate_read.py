@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 
 from ..cards import DECK, Card, Colour
-from ..vision.profile import Profile, default_profile
 from ..vision.card_reader import CardReader
+from ..vision.profile import Profile, default_profile
 
 FULL_SHARE = 0.98  # a card counts as fully visible from this share on
 # the table each style's grid pictures are laid on (the reader's tests, the calibration's measurement)

@@ -24,10 +24,10 @@ from unittest import mock
 import cv2
 import numpy as np
 
-from .vision import (LabelPlace, calibrated_readers, label_places, labels_near, lies_apart, names_by_label, one_core,
-                    outcome, rendered_scenes)
-from ..vision.table_reader import TableReader
 from ..vision.card_reader import CardReading
+from ..vision.table_reader import TableReader
+from .vision import (LabelPlace, calibrated_readers, label_places, labels_near, lies_apart, names_by_label, one_core,
+                     outcome, rendered_scenes)
 
 
 @contextmanager

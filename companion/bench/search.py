@@ -13,12 +13,12 @@ import math
 
 import numpy as np
 
+from ..vision.card_reader import CardReading
 from ..vision.find import LookIn
 from ..vision.markers import MARKER_SIZE_MM, corner_positions_mm
 from ..vision.outlines import apart_mm, folded, inside, near, rotated, same_place, turn_between, turn_deg
 from ..vision.table_reader import TableReader, _covered, _shows_ink
 from ..vision.thresholds import THRESHOLDS
-from ..vision.card_reader import CardReading
 from .search_seeds import SEED_PX_PER_MM, fill_seed_groups, numeral_seed_groups
 
 # An outline not read as a whole card but showing a deck's ink and a trace of a numeral:

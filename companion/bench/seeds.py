@@ -14,8 +14,8 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from .vision import Score, calibrated_readers, how_run, one_core, read_scenes, rendered_scenes
 from ..vision.profile import Profile
+from .vision import Score, calibrated_readers, how_run, one_core, read_scenes, rendered_scenes
 
 # the benchmark's own seed and scene count, then the seeds docs/benchmarks.md quotes beside it
 DEFAULT_SEEDS = ((2026, 2000), (13, 1000), (11, 1000), (7, 1000))

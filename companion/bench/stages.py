@@ -21,8 +21,8 @@ import cv2
 
 from ..vision import card_reader as read
 from ..vision.area import AreaView, PlayArea
-from ..vision.detect import CardDetector
 from ..vision.card_reader import CardReader
+from ..vision.detect import CardDetector
 
 
 @dataclass(frozen=True)

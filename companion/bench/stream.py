@@ -25,9 +25,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .vision import READERS, Score, calibrated_profile_of, how_run, one_core, score_frame, with_rendering_bar
 from ..vision.profile import Profile
 from ..vision.stream import StreamReader
+from .vision import READERS, Score, calibrated_profile_of, how_run, one_core, score_frame, with_rendering_bar
 
 
 def stream_cache(streams: int, frames: int, seed: int, cache: Path, progress=None) -> list[list[tuple[Path, dict]]]:

@@ -8,10 +8,10 @@ import time
 import cv2
 
 from ..rules.presets import get_preset
-from ..vision.markers import PLAY_AREA_MM
 from ..sim.episode import DEFAULT_RESOLUTION, random_scenery
 from ..sim.render import SceneCamera
 from ..sim.script import play_script
+from ..vision.markers import PLAY_AREA_MM
 from .cores import pin_to_one_core
 
 
