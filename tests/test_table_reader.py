@@ -708,7 +708,7 @@ def test_a_top_card_turned_against_the_card_below_is_read_on_its_own_outline():
                                                ("G1", 0.12, True), ("G5", 0.25, False)])
 def test_a_one_or_eleven_with_a_faint_edge_down_its_face_is_not_trusted(code, seam, trusted):
     """A strip of a fanned row shows one stroke, two strips an 11: for these another
-    card's edge down the face (``seams.py``) must be fainter than for other numbers
+    card's edge down the face (``glyphs.seam_strength``) must be fainter than for other numbers
     before the reading is trusted."""
     from companion.cards import card
     from companion.vision.card_reader import CardReading
