@@ -5,9 +5,11 @@ from .errors import ACCEPTED, ErrorCode, Rejection, Verdict
 from .events import DRAW, NEXT, PLACE, UNDO, Draw, Event, Next, Penalty, Place, Start, Undo
 from .game import Game
 from .presets import PRESETS, Preset, PresetError, get_preset
+from .session import TIEBREAKS, Referee, Session, SessionRules
+from .deal import Deal, IllegalMove
 
 __all__ = [
-    "ACCEPTED", "DRAW", "NEXT", "PLACE", "PRESETS", "UNDO", "Draw", "ErrorCode", "Event", "Game",
-    "Next", "Penalty", "Place", "Preset", "PresetError", "Rejection", "Start", "Undo", "Verdict",
-    "get_preset",
+    "ACCEPTED", "DRAW", "NEXT", "PLACE", "PRESETS", "TIEBREAKS", "UNDO", "Deal", "Draw", "ErrorCode", "Event", "Game",
+    "IllegalMove", "Next", "Penalty", "Place", "Preset", "PresetError", "Referee", "Rejection", "Session",
+    "SessionRules", "Start", "Undo", "Verdict", "get_preset",
 ]
