@@ -295,10 +295,11 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         straightened=straightened,
         self_test=(right, len(pictures)), warnings=warnings, left_out=[name for name, _ in lost], retake=retake,
         misread=misread, scaled_down=scaled)
+    # INFO, not WARNING: the report tells the user, in their language; the log is for whoever keeps the device
     for name, why in lost:
-        log.warning("calibration of %s: picture %s left out: %s", deck_name, name, why)
+        log.info("calibration of %s: picture %s left out: %s", deck_name, name, why)
     if retake:
-        log.warning("calibration of %s: pictures to retake: %s", deck_name, ", ".join(retake))
+        log.info("calibration of %s: pictures to retake: %s", deck_name, ", ".join(retake))
     log.info("calibration of %s: %d pictures, %d of them read right by the new profile", deck_name, len(pictures),
              right)
     if right * 2 < len(pictures):  # a profile that cannot read most of its own pictures reads no table
