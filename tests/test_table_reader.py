@@ -224,7 +224,7 @@ def _named_in_bench_scene(profile, number: int, style: str, surface: str) -> tup
 @functools.cache
 def _calibrated(style: str):
     from companion.vision.calibration import calibrate
-    from test_read import _calibration_pictures
+    from test_card_reader import _calibration_pictures
 
     return calibrate(_calibration_pictures(style), deck_name=style)[0]
 
