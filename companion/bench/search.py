@@ -2,7 +2,7 @@
 
 :class:`SearchingReader` reads a frame as :class:`~companion.vision.table_reader.TableReader`
 does, but finds the cards by their edges (``find.py``), by numerals printed on paper and
-by colour fills (``seeds.py``), in the steps told in ``docs/reader.md``. It is
+by colour fills (``search_seeds.py``), in the steps told in ``docs/reader.md``. It is
 slower and misses more than the detector (``elfer bench vision --search`` measures it
 beside), and stays for comparison: a new model of the detector must beat it.
 """
@@ -23,72 +23,50 @@ from .search_seeds import SEED_PX_PER_MM, fill_seed_groups, numeral_seed_groups
 
 # An outline not read as a whole card but showing a deck's ink and a trace of a numeral:
 # outlines refined from starts this far to each side and this much turned are read too;
-# where its numeral was read (the face shows ink where the deck prints none, or the
-# numeral matches poorly: a top card turned against the one below), turned further too.
-# On the first 800 bench scenes +0.9 % of cards right and no more wrong, for about a tenth
-# more time; on all 2,000, three more wrong (two pieces of fanned rows read as 11, a
-# cream 10 read as 19). Turning unread outlines further finds more cards still, but
-# more outlines across fanned rows too. Most unread outlines (the cloth, a pile's
-# edges) show no deck ink.
+# where its numeral was read (ink where the deck prints none, or a poor match: a top card
+# turned against the one below), turned further too. Turning unread outlines further
+# finds more cards, but more outlines across fanned rows too.
 AROUND_SHIFT_MM, AROUND_TURNS_DEG, AROUND_READ_TURNS_DEG = 8.0, (-5.0, 5.0), (-10.0, 10.0, -18.0, 18.0)
 
 # An outline that settled this much turned against the one it was looked for around (the
 # card on top of a pile turned against it) counts only when read whole with at least this
 # match: so far turned, an outline across a fanned row can piece a numeral together.
-# Turned ±18° with this guard, on the 2,000 bench scenes and 600 of seed 13: 10 more cards
-# right and one lost (net 9), none more wrong (without it, one more wrong: a fanned row read as B3).
 FAR_TURN_DEG = 13.0
 
-# A card read whole but matched this poorly may lie turned in its outline (a pile's
-# edges won it, the top card turned 20° against them): a numeral so turned matches
-# another number's template as well as its own (a cream 8 read as 9 at 0.81, a 2 as
-# 3 at 0.82, a 5 as 3 at 0.89). The outlines refined around it are read too, and one
-# that matches better by this much is taken instead. On the 2,000 bench scenes: those
-# three wrong readings gone, nothing else changed; 22 rechecks in 200 frames, under 1 %
-# of the time.
+# A card read whole but matched this poorly may lie turned in its outline (a pile's edges
+# won it): a numeral so turned matches another number's template as well as its own. The
+# outlines refined around it are read too, and one that matches better by this much wins.
 RECHECK_TRUSTED_BELOW, RECHECK_BETTER_BY = 0.9, 0.05
 
 SAME_PLACE_MM, SAME_TURN_DEG = 9.0, 6.0  # a numeral seed this near an outline read already adds nothing
 # An outline read as no card may lie this far off its card (mm; the edges of the card
 # below won it), the numeral cut off: the reader looks for the numeral this far around.
-# An outline moved that far on the numeral's word alone must match it better than
+# An outline moved that far on the numeral's word alone must match better than
 # ``THRESHOLDS.trusted_match``: so far off, one 1 of an 11 or the 9 of a 19 can pass for a card.
-# Of the outlines moved so on the 2,000 bench scenes, 22 were read whole, all right (two
-# below this limit); of 1,000 scenes of seed 7, 16, four wrong, all below it.
 FURTHER_MM, FURTHER_TRUSTED_MATCH = 12, 0.88
 # Outlines looked for around seeds per frame at most (strongest seeds first; seeds on
 # cards read already cost nothing): a busy cloth gives many, and the cards it hides from
-# the edges often come after a dozen of its seeds. From 12 to 24: 10 more cards right on
-# the 2,000 bench scenes, 4 on seed 7, 10 on seed 3, none more wrong; 1 % more time on
-# average, 5 % more for the slowest tenth of frames, the median unchanged. From 24 to 30
-# (with the warm-light seeds): 3 more on the bench scenes, 3 on seed 13, none lost or wrong.
+# the edges often come after a dozen of its seeds. More looks cost time on every busy frame.
 MAX_SEED_LOOKS = 30
-# Seeds of faint ink only (``seeds.numeral_seed_groups``) come after all others, with a
-# budget of their own: on a patterned cloth the others use up theirs.
+# Seeds of faint ink only (``search_seeds.numeral_seed_groups``) come after all others,
+# with a budget of their own: on a patterned cloth the others use up theirs.
 MAX_FAINT_SEED_LOOKS = 6
 # On a deck filled with colour the later seeds are paper numerals in fill that no
-# card-shaped region explains (``seeds.fill_seed_groups``: the last card of a fanned row,
-# a card on a table as saturated as the fill), most of them the strips of a row's other
-# cards, so they get a few looks and no outlines around. A numeral's centre lies half a
-# card's width inside its card: paper in the fill this near a card read already is where
-# its rim meets its neighbours'. On the 500 inverse scenes of the bench (with the fill
-# shrunk, seeds.FILL_SHRINKS_MM): 4 more cards right, none lost, none wrong; the
-# numerals' stage took 15.8 instead of 7.8 ms per inverse frame (mean of 125, in-process).
+# card-shaped region explains (``search_seeds.fill_seed_groups``: the last card of a fanned
+# row, a card on a table as saturated as the fill), most of them the strips of a row's
+# other cards, so they get a few looks and no outlines around. A numeral's centre lies half
+# a card's width inside its card: paper in the fill this near a card read already is where
+# its rim meets its neighbours'.
 MAX_FILL_NUMERAL_LOOKS, FILL_NUMERAL_CLEARANCE_MM = 4, 15
 # A numeral seed where an outline centred there and turned alike was read as unknown
 # already: the card on top may lie turned against the pile whose edges won that outline.
 # Outlines are looked for from the seed turned this far either way (at most this many
 # seeds a frame), and one counts only when turned at least this much against every
 # outline read there: one turned alike reads the same numeral again, by chance a little
-# better, and so a fanned row's strips passed for a G11 and a B6 for a B5 (seed 2026).
-# ±18°: 29 more cards right on the 2,000 bench scenes, 9 on 600 of seed 13, none lost or
-# wrong; ±26° as well: 3 and 2 more. A seed whose own outline (no outline read there
-# before) reads as no card but shows a deck's ink gets these looks too, with ±10° added
-# (a condensed 20 turned 10–15° on its pile): 10 more cards right on the 2,000 bench
-# scenes, 4 on 1,200 of seed 13, none lost or wrong, about 2 % more time per frame.
-# An outline turned alike counts where it lies elsewhere (``SAME_PLACE_MM`` from every
-# outline read there): the outline read at the seed lay a third of a card off it, and the
-# turned one on the card (2,000 bench scenes: 2 more cards right, none lost or wrong).
+# better, and so a fanned row's strips can pass for a card. A seed whose own outline reads
+# as no card but shows a deck's ink gets these looks too (a card turned 10–15° on its
+# pile). An outline turned alike counts where it lies elsewhere (``SAME_PLACE_MM`` from
+# every outline read there).
 SEED_TURNS_DEG, MAX_TURNED_LOOKS, TURNED_AGAINST_DEG = (-10.0, 10.0, -18.0, 18.0, -26.0, 26.0), 12, 10.0
 
 # A card in the middle of a row (``THRESHOLDS.covered_trusted_match``): its neighbours'
@@ -154,8 +132,7 @@ class SearchingReader(TableReader):
                 if found is not None:
                     self._consider(frame, view, found, readings, settled, look_around=not fill_numerals)
                 if len(settled) == known and (found is None or found.score is None):
-                    # the edges pulled the outline off the card (a patterned cloth): the numeral tells its
-                    # place (2,000 bench scenes: 3 more cards right, none lost; about 6 such looks a frame)
+                    # the edges pulled the outline off the card (a patterned cloth): the numeral tells its place
                     at_seed = self.finder.outline_at(view, x, y, theta)
                     if at_seed.score is not None:
                         self._consider(frame, view, at_seed, readings, settled, look_around=False)

@@ -48,6 +48,7 @@ import numpy as np
 from .area import AreaView
 from .candidates import COARSE_PX_PER_MM, card_candidates
 from .patch import FINE_PX_PER_MM, Patch, coverage, side_positions
+from .profile import CARD_MM
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,8 +74,6 @@ class LookIn:
                 math.ceil((left + width) * factor + margin), math.ceil((top + height) * factor + margin))
 
 
-CARD_MM = (59.0, 91.0)
-"""A card's (width, height) in millimetres (the same as ``companion.sim.deck.CARD_MM``)."""
 
 
 @dataclass(frozen=True)
