@@ -115,6 +115,35 @@ class Game:
                 result[colour] = [(mask & -mask).bit_length() - 1, mask.bit_length() - 1]
         return result
 
+    def hidden_reading(self, card: Card, on: Card | None = None) -> tuple[Card, ...] | None:
+        """The card that, laid just before ``card`` in the same reach, would make it legal.
+
+        A camera sees only the top card of a pile: R13 seen where R11 lay may be R12 and
+        R13 laid at once. Returns ``()`` when the card is legal as it is, ``(R12,)`` when
+        the one missing card, laid first by the same player, makes both legal, and None
+        when no such reading exists (the card is judged as it is). A reach holds at most
+        two cards. Nothing changes: the reading is tried and taken back.
+        """
+        mask = self.masks[card.row]
+        if mask & card.bit or card not in self._in_deck:
+            return None
+        if self.place(card, on=on).ok:
+            self.undo()
+            return ()
+        if not mask or (on is not None and on.colour is not card.colour):
+            return None
+        missing = self._missing(card)
+        if len(missing) != 1 or missing[0] not in self._in_deck:
+            return None
+        below = missing[0]
+        if not self.place(below, on=on).ok:
+            return None
+        fits = self.place(card, on=below).ok
+        self.undo()
+        if fits:
+            self.undo()
+        return (below,) if fits else None
+
     @property
     def penalties_complete(self) -> bool:
         """Whether the game ended and every player but the winner has a penalty entered."""
