@@ -69,7 +69,14 @@ def _row(row: object, lang: str) -> str:
 
 def check_summary(summary: dict, lines: int, rejected: int, lang: str = "de") -> str:
     t = TEXTS[lang]
-    out = [t["summary_ok"].format(n=lines) if not rejected else t["summary_bad"].format(bad=rejected, n=lines)]
+    verdicts = t["summary_ok"].format(n=lines) if not rejected else t["summary_bad"].format(bad=rejected, n=lines)
+    return f"{verdicts}\n{game_summary(summary, lang)}"
+
+
+def game_summary(summary: dict, lang: str = "de") -> str:
+    """Where a game and its session stand (the summary of ``elfer check`` and ``elfer replay``)."""
+    t = TEXTS[lang]
+    out: list[str] = []
     if summary["session"] is None:
         out.append(t["no_game"])
         return "\n".join(out)
@@ -95,6 +102,30 @@ def check_summary(summary: dict, lines: int, rejected: int, lang: str = "de") ->
     elif session["over"]:
         out.append(f"{t['session_over']}: {', '.join(session['winners'])}")
     return "\n".join(out)
+
+
+def _clock(t_ms: int, lang: str) -> str:
+    seconds = f"{t_ms / 1000:7.1f} s"
+    return seconds.replace(".", ",") if lang == "de" else seconds
+
+
+def replay_verdict(judged, lang: str = "de") -> str:
+    """One verdict of the referee loop: time, who, what, and the verdict."""
+    t = TEXTS[lang]
+    event = judged.event
+    what = t.get(event.kind, event.kind)
+    card = getattr(event, "card", None)
+    if card is not None:
+        what = f"{what} {card.name(lang)}"
+    mark = "✓" if judged.verdict.ok else "✗"
+    text = f"{_clock(judged.t_ms, lang)}  {judged.player or '–':10} {mark} {what}"
+    if not judged.verdict.ok:
+        return f"{text} – {t['rejected']} ({judged.verdict.code.value}): {judged.verdict.message(lang)}"
+    return text + (f" – {t['turn']}: {judged.current}" if judged.current else "")
+
+
+def replay_notice(notice, lang: str = "de") -> str:
+    return f"{_clock(notice.t_ms, lang)}  {'':10} ! {notice.message(lang)}"
 
 
 def simulation(stats: dict, results: list, lang: str = "de") -> str:

@@ -36,6 +36,7 @@ The limits named here are fields of :data:`~companion.vision.thresholds.THRESHOL
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import cv2
@@ -73,11 +74,15 @@ class StreamReader:
         self._still = 0
 
     def read(self, frame: np.ndarray) -> TableReading:
+        """The cards in the next frame, with ``still_frames``: how many frames in a row
+        the table has shown no change (a tracker waits for a quiet table)."""
         view = self.reader.area.update(frame)
         if not view.mapped:
-            return self._read_without_markers(frame, view)
-        self._unscaled = None
-        return self._read_mapped(frame, view)
+            reading = self._read_without_markers(frame, view)
+        else:
+            self._unscaled = None
+            reading = self._read_mapped(frame, view)
+        return dataclasses.replace(reading, still_frames=self._still)
 
     def _read_without_markers(self, frame: np.ndarray, view: AreaView) -> TableReading:
         """A frame without markers (see the module docstring): read at the scale its cards
@@ -86,6 +91,7 @@ class StreamReader:
         small = _shrunk(frame) if self.reader.frame_px_per_mm is None else None
         if (small is not None and self._unscaled is not None
                 and self._unscaled.shape == small.shape and not _changes(small, self._unscaled).any()):
+            self._still += 1
             return TableReading(view.found, self._cards)
         self.scale_guesses += small is not None
         scaled = self.reader.view_without_markers(frame, view)

@@ -82,6 +82,9 @@ class SeenCard:
 class TableReading:
     area: bool  # the play-area markers were found in this frame
     cards: tuple[SeenCard, ...]
+    # frames in a row, up to this one, in which the table showed no change (a stream's
+    # reading; 0 where this frame changed, or was read on its own)
+    still_frames: int = 0
 
 
 class TableReader:

@@ -1,0 +1,239 @@
+"""The referee loop: table events and button presses in, verdicts and notices out.
+
+One loop serves ``elfer replay``, ``elfer demo`` and ``elfer run``: it is handed the
+readings of a camera's frames and the button presses, each with its time, and drives
+the rules engine's :class:`~companion.rules.Referee`. ``docs/loop.md`` tells the rules
+it follows; in short:
+
+- **Order.** Events are judged in the order they happened at the table. A card belongs
+  to the turn during which it touched the table: a button pressed while the table is
+  moving (a hand still leaving) counts after the cards that movement laid.
+- **A card laid** is judged as the tracker saw it (``on``: the card it covers). Where
+  only the top card of a pile shows and one missing card beneath it would make it
+  legal (R13 where R11 lay: R12 and R13 in one reach), the loop asks ("Rot 12
+  darunter?"): NEXT says yes and both are counted, BACK says no and the card is
+  judged as it lies. Unanswered, the next card or DRAW takes the legal reading, and a
+  notice says so.
+- **A card taken back**: a rejected card lifted clears the alert; the last card counted,
+  lifted again, is taken back (undo). Any other card that goes missing is left to the
+  desync check.
+- **Desync.** When the table and the referee disagree on a quiet table for
+  ``desync_ms``, a notice names what the referee expects at each row end that differs;
+  another says when they match again. Nothing is changed by it.
+- **Buttons.** NEXT ends the turn, DRAW records one drawn card, BACK takes back the
+  last accepted event; while a question is open, NEXT and BACK answer it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from ..cards import Card
+from ..rules import DRAW, NEXT, UNDO, Event, Place, Referee, Rejection, Start, Undo, Verdict
+from ..tracker import Laid, Lifted, TableNotice, Tracker, TrackerSettings
+from ..tracker.tracker import ReadingLike
+from .outputs import GameView, Judged, Notice, Outputs
+
+BUTTONS = ("next", "draw", "back")
+log = logging.getLogger(__package__)
+
+
+class LoopError(ValueError):
+    """The loop cannot begin: the game's start was rejected."""
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    tracker: TrackerSettings = field(default_factory=TrackerSettings)
+    desync_ms: int = 3000
+
+
+@dataclass
+class _Question:
+    hidden: Card  # the card asked about
+    card: Card  # the card seen on top of it
+    on: Card | None
+    t_ms: int  # when the card touched the table
+    asked_ms: int  # when the question was put: only a press after it answers it
+
+
+class RefereeLoop:
+    def __init__(self, start: Start, outputs: Outputs, settings: LoopSettings | None = None):
+        self.settings = settings or LoopSettings()
+        self.referee = Referee()
+        verdict = self.referee.push(start)
+        if not verdict.ok:
+            raise LoopError(verdict.message("en"))
+        self.outputs = outputs
+        self.tracker = Tracker(self.settings.tracker)
+        self.now = 0
+        self._deferred: list[tuple[int, str]] = []  # buttons pressed while the table moved
+        self._accepted: list[Event] = []  # what BACK and a lifted card may take back
+        self._rejected: set[Card] = set()  # rejected cards still lying on the table
+        self._alert: tuple[str, Card | None] | None = None  # (error code, the card it is about)
+        self._question: _Question | None = None
+        self._mismatch_since: int | None = None
+        self._desync_shown = False
+
+    @property
+    def game(self):
+        return self.referee.game
+
+    # ------------------------------------------------------------------ inputs
+    def frame(self, t_ms: int, reading: ReadingLike) -> None:
+        """One camera frame's reading, at its time."""
+        self.now = t_ms
+        for event in self.tracker.observe(t_ms, reading):
+            log.debug("%d ms: %s", t_ms, event)
+            if isinstance(event, Laid):
+                self._laid(event)
+            elif isinstance(event, Lifted):
+                self._lifted(event)
+            elif isinstance(event, TableNotice):
+                self._notice(Notice(event.t_ms, event.kind))
+        if not self.tracker.moving:
+            deferred, self._deferred = self._deferred, []
+            for pressed, name in deferred:
+                self._press(pressed, name)
+            self._check_sync(t_ms)
+
+    def button(self, t_ms: int, name: str) -> None:
+        """A short press of NEXT, DRAW or BACK."""
+        if name not in BUTTONS:
+            raise ValueError(f"unknown button {name!r}: expected one of {', '.join(BUTTONS)}")
+        self.now = max(self.now, t_ms)
+        if self.tracker.moving and self.tracker.decided:
+            self._deferred.append((t_ms, name))
+        else:
+            self._press(t_ms, name)
+
+    def finish(self, t_ms: int) -> None:
+        """The end of the input: buttons still waiting are judged, an open question takes
+        the legal reading."""
+        self.now = max(self.now, t_ms)
+        for pressed, name in self._deferred:
+            self._press(pressed, name)
+        self._deferred = []
+        if self._question is not None:
+            self._assume(t_ms)
+
+    # ------------------------------------------------------------------ the table
+    def _laid(self, event: Laid) -> None:
+        game, card = self.game, event.card
+        if game.on_table(card) or card in self._rejected or event.first_look or game.over:
+            return  # seen again, already judged, lying there before, or after the game
+        if self._question is not None:
+            if self._question.card is card:
+                return
+            self._assume(event.t_ms)
+        on = event.on if event.on is not None and game.on_table(event.on) else None
+        hidden = game.hidden_reading(card, on=on)
+        if hidden:
+            self._question = _Question(hidden[0], card, on, event.t_ms, self.now)
+            self._notice(Notice(event.t_ms, "question", {"cards": [hidden[0].code]}))
+            return
+        self._judge(event.t_ms, "camera", Place(card, on=on))
+
+    def _lifted(self, event: Lifted) -> None:
+        card = event.card
+        if card in self._rejected:
+            self._rejected.discard(card)
+            if self._alert is not None and self._alert[1] is card:
+                self._alert = None
+            self._notice(Notice(event.t_ms, "withdrawn", {"card": card.code}))
+        elif self._question is not None and self._question.card is card:
+            self._question = None
+            self._notice(Notice(event.t_ms, "withdrawn", {"card": card.code}))
+        elif self._accepted and isinstance(self._accepted[-1], Place) and self._accepted[-1].card is card:
+            if self._judge(event.t_ms, "camera", UNDO).ok:
+                self._notice(Notice(event.t_ms, "taken_back", {"card": card.code}))
+
+    # ------------------------------------------------------------------ buttons
+    def _press(self, t_ms: int, name: str) -> None:
+        question = self._question
+        if question is not None and name in ("next", "back") and t_ms >= question.asked_ms:
+            self._question = None
+            if name == "next":
+                self._count_beneath(question, t_ms, "answered")
+            else:
+                self._judge(question.t_ms, "camera", Place(question.card, on=question.on))
+            return
+        if question is not None:
+            self._assume(t_ms)
+        self._judge(t_ms, "button", {"next": NEXT, "draw": DRAW, "back": UNDO}[name])
+
+    def _assume(self, t_ms: int) -> None:
+        question, self._question = self._question, None
+        self._count_beneath(question, t_ms, "assumed")
+
+    def _count_beneath(self, question: _Question, t_ms: int, kind: str) -> None:
+        self._notice(Notice(t_ms, kind, {"cards": [question.hidden.code]}))
+        if self._judge(question.t_ms, "camera", Place(question.hidden, on=question.on)).ok:
+            self._judge(question.t_ms, "camera", Place(question.card, on=question.hidden))
+
+    # ------------------------------------------------------------------ verdicts
+    def _judge(self, t_ms: int, source: str, event: Event) -> Verdict:
+        player = self.game.current_player
+        verdict = self.referee.push(event)
+        if verdict.ok:
+            if isinstance(event, Undo):
+                self._accepted.pop()
+            else:
+                self._accepted.append(event)
+            if self._alert is not None and self._alert[1] is None:
+                self._alert = None  # a button's mistake is over once something is accepted
+        else:
+            card = event.card if isinstance(event, Place) else None
+            if card is not None:
+                self._rejected.add(card)
+            self._alert = (verdict.code.value, card)
+        self.outputs.verdict(Judged(t_ms, self.now, source, event, verdict, player, self.game.current_player))
+        self.outputs.state(self.view())
+        return verdict
+
+    def _notice(self, notice: Notice) -> None:
+        self.outputs.notice(notice)
+        self.outputs.state(self.view())
+
+    def view(self) -> GameView:
+        game = self.game
+        return GameView(self.now, game.current_player, game.hand_sizes(), game.stock,
+                        {colour.letter: row for colour, row in game.rows().items()}, game.drawn, game.over,
+                        game.winner_name, self._alert[0] if self._alert else None,
+                        (self._question.hidden.code,) if self._question else None)
+
+    # ------------------------------------------------------------------ desync
+    def _check_sync(self, t_ms: int) -> None:
+        expected = None if (self._question or self._rejected) else self._expected_ends()
+        if not expected:
+            self._mismatch_since = None
+            if self._desync_shown and expected is not None:
+                self._desync_shown = False
+                self._notice(Notice(t_ms, "in_sync"))
+            return
+        if self._mismatch_since is None:
+            self._mismatch_since = t_ms
+        elif t_ms - self._mismatch_since >= self.settings.desync_ms and not self._desync_shown:
+            self._desync_shown = True
+            self._notice(Notice(t_ms, "desync", {"expected": expected}))
+
+    def _expected_ends(self) -> dict[str, list[int]]:
+        """Per colour whose row ends differ from the table: the numbers the referee expects there."""
+        game, seen = self.game, set(self.tracker.settled)
+        differ: dict[str, list[int]] = {}
+        for colour, row in game.rows().items():
+            ends = [] if row is None else _ends(row)
+            shown = {card.number for card in seen if card.colour is colour}
+            on_table = {n for n in shown if game.on_table(Card(colour, n))}
+            if not set(ends) <= shown or shown - on_table:
+                differ[colour.letter] = ends
+        return differ
+
+
+def _ends(row) -> list[int]:
+    """The numbers a camera sees at a row's ends: ``[low, high]``, or for rows growing
+    inward from both ends, the inner end of each run."""
+    if isinstance(row[0], list):
+        return sorted({row[0][1], row[1][0]})
+    return sorted({row[0], row[1]})

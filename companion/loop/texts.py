@@ -1,0 +1,43 @@
+"""What the loop's notices say, in German (the default) and English."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..cards import Card, Colour, join_names
+
+NOTICES: Mapping[str, tuple[str, str]] = {
+    "question": ("{cards} darunter?", "{cards} underneath?"),
+    "answered": ("{cards} darunter: gezählt", "{cards} underneath: counted"),
+    "assumed": ("{cards} darunter angenommen", "Assumed {cards} underneath"),
+    "withdrawn": ("{card} zurückgenommen", "{card} taken back"),
+    "taken_back": ("{card} zurückgenommen", "{card} taken back"),
+    "desync": ("{rows}", "{rows}"),
+    "in_sync": ("Tisch stimmt wieder", "The table matches again"),
+    "no_view": ("Tisch nicht zu sehen", "Cannot see the table"),
+    "busy": ("Tisch kommt nicht zur Ruhe", "The table does not come to rest"),
+    "clear": ("Tisch wieder zu sehen", "The table is in view again"),
+}
+_EXPECTED = ("{colour}: {numbers} erwartet", "{colour}: {numbers} expected")
+_NOTHING = ("{colour}: keine Karte erwartet", "{colour}: no card expected")
+_AND = (" und ", " and ")
+
+
+def notice_message(kind: str, params: Mapping[str, object], lang: str = "de") -> str:
+    index = 0 if lang == "de" else 1
+    values: dict[str, str] = {}
+    if "cards" in params:
+        values["cards"] = join_names([Card.parse(c) for c in params["cards"]], lang)  # type: ignore[union-attr]
+    if "card" in params:
+        values["card"] = Card.parse(str(params["card"])).name(lang)
+    if "expected" in params:
+        values["rows"] = "; ".join(_row_text(letter, numbers, index, lang)
+                                   for letter, numbers in params["expected"].items())  # type: ignore[union-attr]
+    return NOTICES[kind][index].format(**values)
+
+
+def _row_text(letter: str, numbers, index: int, lang: str) -> str:
+    colour = Colour.parse(letter).label(lang)
+    if not numbers:
+        return _NOTHING[index].format(colour=colour)
+    return _EXPECTED[index].format(colour=colour, numbers=_AND[index].join(str(n) for n in numbers))

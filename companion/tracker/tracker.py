@@ -1,0 +1,195 @@
+"""The tracker: what changed on the table, decided only on a quiet table.
+
+The card reader says, frame by frame, which cards it sees and where; a stream's reading
+also says how many frames in a row the table has shown no change (``still_frames``).
+The tracker turns that into table events:
+
+- **Quiet table.** Nothing is decided while anything moves: a hand, an arm, a card on
+  its way down. A reading counts once ``quiet_frames`` frames in a row showed no change.
+  A card carried over the table changes the picture every frame, so it is never laid.
+- **Laid.** A card read on a quiet table that was not on the settled table was laid.
+  Its time is the first frame in which it was read where it now lies (until then it was
+  on its way, or the hand hid it); ``on`` is the settled card it now covers, if any:
+  one whose centre lies under the new card and which is no longer seen.
+- **Lifted.** A settled card no longer seen after a movement was taken away (or is
+  hidden: the referee loop decides which). A covered card that shows again where it
+  lay is the one it had covered (``uncovered``), not a card laid. Without a movement
+  nothing goes away: a card not read on a still table is still there, only not read
+  this time.
+- **Moved.** A settled card read again somewhere else (a nudge, a camera bump) is the
+  same card: its outline is updated, no event.
+- **Notices** when the table cannot be judged: no play area and no card in view for
+  ``no_view_ms``, or no quiet table for ``busy_ms``; and when it can be judged again.
+
+The tracker knows nothing of the rules. It reads only known cards: an outline the
+reader could not read is no evidence of anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Protocol, Sequence
+
+from ..cards import Card
+from .geometry import Outline, centre, contains, outline_of, same_place
+
+
+class SeenCardLike(Protocol):
+    card: Card | None
+    polygon: Sequence[Sequence[float]]
+
+
+class ReadingLike(Protocol):
+    """What the tracker needs of a reading (``companion.vision.TableReading``)."""
+
+    area: bool
+    cards: Sequence[SeenCardLike]
+    still_frames: int
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    # At least the stream reader's second look (``THRESHOLDS.second_look_after``), so a
+    # decision includes one more look at every place no card was read whole.
+    quiet_frames: int = 3
+    at_rest_share: float = 0.25  # a card moved less than this share of its width lies where it was seen
+    no_view_ms: int = 2000
+    busy_ms: int = 10000
+
+
+@dataclass(frozen=True)
+class Laid:
+    card: Card
+    t_ms: int  # when it was first read where it lies
+    on: Card | None = None  # the settled card it covers
+    first_look: bool = False  # seen on the first quiet table: it may have lain there before
+    kind = "laid"
+
+
+@dataclass(frozen=True)
+class Lifted:
+    card: Card
+    t_ms: int  # when the movement that took it began
+    uncovered: Card | None = None  # the card it had covered, seen again
+    kind = "lifted"
+
+
+@dataclass(frozen=True)
+class TableNotice:
+    kind: str  # "no_view", "busy" or "clear"
+    t_ms: int
+
+
+TableEvent = Laid | Lifted | TableNotice
+
+
+@dataclass
+class _Sighting:
+    outline: Outline
+    t_ms: int
+
+
+@dataclass
+class Tracker:
+    settings: TrackerSettings = field(default_factory=TrackerSettings)
+
+    def __post_init__(self) -> None:
+        self.settled: dict[Card, Outline] = {}
+        self.covered: dict[Card, Outline] = {}  # cards another card was laid on, where they lay
+        self.moving_since: int | None = None  # the start of a movement not yet decided
+        self.decided = False  # has any quiet table been seen?
+        self._first_seen: dict[Card, _Sighting] = {}
+        self._quiet_at: int | None = None  # the last quiet reading's time
+        self._view_lost_at: int | None = None
+        self._notice: str | None = None  # the notice in force, if any
+
+    @property
+    def moving(self) -> bool:
+        """Whether something has changed on the table that is not decided yet."""
+        return self.moving_since is not None or not self.decided
+
+    def observe(self, t_ms: int, reading: ReadingLike) -> list[TableEvent]:
+        """The table events one reading decides (most readings decide nothing)."""
+        seen = {c.card: outline_of(c.polygon) for c in reading.cards if c.card is not None}
+        events: list[TableEvent] = []
+        self._watch_view(t_ms, reading.area or bool(reading.cards), events)
+        if reading.still_frames < self.settings.quiet_frames:
+            if self.moving_since is None:
+                self.moving_since = t_ms
+            self._note_sightings(t_ms, seen)
+            self._watch_busy(t_ms, events)
+            return events
+        self._note_sightings(t_ms, seen)
+        self._quiet_at = t_ms
+        if self._notice == "busy":
+            self._set_notice("clear", t_ms, events)
+        if self.moving_since is not None or not self.decided or set(seen) - set(self.settled):
+            events.extend(self._decide(t_ms, seen))
+        return events
+
+    # ------------------------------------------------------------------ decisions
+    def _decide(self, t_ms: int, seen: dict[Card, Outline]) -> list[TableEvent]:
+        moved = self.moving_since is not None
+        began = self.moving_since if moved else t_ms
+        first_look = not self.decided
+        events: list[TableEvent] = []
+        gone = [card for card in self.settled if card not in seen] if moved else []
+        new = [card for card in seen if card not in self.settled]
+        back = [card for card in new if card in self.covered]  # seen before, covered since
+        fresh = [card for card in new if card not in self.covered]
+        for card in gone:
+            outline = self.settled.pop(card)
+            under = next((c for c in back if contains(outline, centre(seen[c]))), None)
+            if under is None and any(contains(seen[c], centre(outline)) for c in fresh):
+                self.covered[card] = outline  # a card laid now lies on it: reported as that card's ``on``
+                continue
+            events.append(Lifted(card, began, under))
+        laid = []
+        for card in fresh:
+            on = next((c for c in gone if c in self.covered and contains(seen[card], centre(self.covered[c]))), None)
+            sighting = self._first_seen.get(card)
+            laid.append(Laid(card, sighting.t_ms if sighting is not None else t_ms, on, first_look))
+        laid.sort(key=lambda event: event.t_ms)
+        events.extend(laid)
+        for card in back:
+            del self.covered[card]
+        self.settled.update(seen)  # new cards, and the new outlines of cards nudged or seen anew
+        self._first_seen = {}
+        self.moving_since = None
+        self.decided = True
+        return events
+
+    def _note_sightings(self, t_ms: int, seen: dict[Card, Outline]) -> None:
+        """Remember where and since when each card not on the settled table lies."""
+        for card, outline in seen.items():
+            if card in self.settled:
+                continue
+            sighting = self._first_seen.get(card)
+            if sighting is None or not same_place(sighting.outline, outline, self.settings.at_rest_share):
+                self._first_seen[card] = _Sighting(outline, t_ms)
+
+    # ------------------------------------------------------------------ notices
+    def _watch_view(self, t_ms: int, in_view: bool, events: list[TableEvent]) -> None:
+        if in_view:
+            self._view_lost_at = None
+            if self._notice == "no_view":
+                self._set_notice("clear", t_ms, events)
+            return
+        if self._view_lost_at is None:
+            self._view_lost_at = t_ms
+        elif t_ms - self._view_lost_at >= self.settings.no_view_ms and self._notice != "no_view":
+            self._set_notice("no_view", t_ms, events)
+
+    def _watch_busy(self, t_ms: int, events: list[TableEvent]) -> None:
+        since = self._quiet_at if self._quiet_at is not None else self.moving_since
+        if since is not None and t_ms - since >= self.settings.busy_ms and self._notice is None:
+            self._set_notice("busy", t_ms, events)
+
+    def _set_notice(self, kind: str, t_ms: int, events: list[TableEvent]) -> None:
+        self._notice = None if kind == "clear" else kind
+        events.append(TableNotice(kind, t_ms))
+
+
+def cards_seen(events: Iterable[TableEvent]) -> list[Card]:
+    """The cards laid among some events, in order (for logs and tests)."""
+    return [event.card for event in events if isinstance(event, Laid)]
