@@ -16,8 +16,10 @@ def add_commands(commands) -> None:
                                 "over a game (only what changed is read again), beside reading every frame whole. 'stages': where a frame's "
                                 "time goes, stage by stage of the card reader. 'misses': one JSON line per card the "
                                 "vision benchmark's reader misses, with what it read around it. 'seeds': the card "
-                                "reader's accuracy on several seeds' scenes, each seed's and pooled.")
-    bench.add_argument("what", choices=("rules", "synth", "vision", "stream", "stages", "misses", "seeds"), help="what to measure")
+                                "reader's accuracy on several seeds' scenes, each seed's and pooled. 'referee': whole rendered games replayed "
+                                "through the referee loop and scored against their truth (placements, mistakes, "
+                                "false alarms, latency, speed, memory); the headline uses held-out seeds.")
+    bench.add_argument("what", choices=("rules", "synth", "vision", "stream", "stages", "misses", "seeds", "referee"), help="what to measure")
     bench.add_argument("--repeat", type=positive, default=5, help="timed repetitions (default 5)")
     bench.add_argument("--games", type=positive, default=2000, help="rules: games per repetition (default 2000)")
     bench.add_argument("--frames", type=positive, default=300, help="synth: frames per repetition (default 300)")
@@ -36,6 +38,10 @@ def add_commands(commands) -> None:
     bench.add_argument("--streams", type=positive, default=24, help="stream: rendered streams (default 24)")
     bench.add_argument("--stream-frames", type=positive, default=100, help="stream: frames per stream "
                        "(default 100: 10 seconds of a game)")
+    bench.add_argument("--episodes", type=positive, default=100, help="referee: episodes (default 100)")
+    bench.add_argument("--split", choices=("held-out", "dev"), default="held-out",
+                       help="referee: held-out seeds (the headline, default) or dev seeds (for development)")
+    bench.add_argument("--first", type=int, default=0, metavar="K", help="referee: skip the split's first K seeds")
     bench.set_defaults(run=_bench)
 
 
@@ -82,6 +88,11 @@ def _bench(args: argparse.Namespace) -> int:
 
         run_stream_benchmark(streams=args.streams, frames=args.stream_frames, seed=args.seed,
                              mode=_reader_mode(args))
+        return 0
+    if args.what == "referee":
+        from ..bench.referee import run_referee_benchmark
+
+        run_referee_benchmark(episodes=args.episodes, split=args.split, first=args.first)
         return 0
     if args.what == "synth":
         from ..bench.synth import run_synth_benchmark

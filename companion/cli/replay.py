@@ -65,7 +65,7 @@ def _replay(args: argparse.Namespace) -> int:
     journal = Journal()
     shown = JsonLines(sys.stdout, args.lang) if args.json else _ReadableLog(args.lang)
     try:
-        loop = RefereeLoop(episode.start, Fanout(shown, journal))
+        loop = RefereeLoop(episode.start, Fanout(shown, journal), opener=episode.opener)
     except LoopError as error:
         print(f"elfer replay: {args.episode / 'meta.json'}: {error}", file=sys.stderr)
         return 2

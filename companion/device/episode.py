@@ -49,6 +49,11 @@ class Episode:
         return Start(tuple(self.meta["players"]), self.meta.get("rules", "classic"))
 
     @property
+    def opener(self) -> str | None:
+        """Who laid the first card, where the episode says so."""
+        return self.meta.get("opener") if self.meta.get("opener") in self.meta["players"] else None
+
+    @property
     def fps(self) -> float:
         return float(self.meta["fps"])
 

@@ -59,8 +59,14 @@ class _Question:
 
 
 class RefereeLoop:
-    def __init__(self, start: Start, outputs: Outputs, settings: LoopSettings | None = None):
+    def __init__(self, start: Start, outputs: Outputs, settings: LoopSettings | None = None,
+                 opener: str | None = None):
+        """``opener``: who lays the first card, where the rules let the first card decide
+        who begins (the camera cannot see whose hand it is; the device asks)."""
         self.settings = settings or LoopSettings()
+        if opener is not None and opener not in start.players:
+            raise LoopError(f"the opener {opener!r} is not one of the players")
+        self.opener = opener
         self.referee = Referee()
         verdict = self.referee.push(start)
         if not verdict.ok:
@@ -131,9 +137,14 @@ class RefereeLoop:
         hidden = game.hidden_reading(card, on=on)
         if hidden:
             self._question = _Question(hidden[0], card, on, event.t_ms, self.now)
-            self._notice(Notice(event.t_ms, "question", {"cards": [hidden[0].code]}))
+            self._notice(Notice(self.now, "question", {"cards": [hidden[0].code], "card": card.code}))
             return
-        self._judge(event.t_ms, "camera", Place(card, on=on))
+        self._judge(event.t_ms, "camera", self._place(card, on))
+
+    def _place(self, card: Card, on: Card | None) -> Place:
+        """The placement, naming the opener where it opens the game."""
+        player = self.opener if not self.game.started else None
+        return Place(card, player, on)
 
     def _lifted(self, event: Lifted) -> None:
         card = event.card
@@ -157,7 +168,7 @@ class RefereeLoop:
             if name == "next":
                 self._count_beneath(question, t_ms, "answered")
             else:
-                self._judge(question.t_ms, "camera", Place(question.card, on=question.on))
+                self._judge(question.t_ms, "camera", self._place(question.card, question.on))
             return
         if question is not None:
             self._assume(t_ms)
@@ -169,7 +180,7 @@ class RefereeLoop:
 
     def _count_beneath(self, question: _Question, t_ms: int, kind: str) -> None:
         self._notice(Notice(t_ms, kind, {"cards": [question.hidden.code]}))
-        if self._judge(question.t_ms, "camera", Place(question.hidden, on=question.on)).ok:
+        if self._judge(question.t_ms, "camera", self._place(question.hidden, question.on)).ok:
             self._judge(question.t_ms, "camera", Place(question.card, on=question.hidden))
 
     # ------------------------------------------------------------------ verdicts

@@ -28,7 +28,7 @@ def notice_message(kind: str, params: Mapping[str, object], lang: str = "de") ->
     values: dict[str, str] = {}
     if "cards" in params:
         values["cards"] = join_names([Card.parse(c) for c in params["cards"]], lang)  # type: ignore[union-attr]
-    if "card" in params:
+    if "card" in params and kind != "question":
         values["card"] = Card.parse(str(params["card"])).name(lang)
     if "expected" in params:
         values["rows"] = "; ".join(_row_text(letter, numbers, index, lang)

@@ -1,0 +1,125 @@
+"""The tracker on sequences of readings, without rendering: hands, piles, take-backs,
+nudges, a camera bump, and the notices when the table cannot be judged."""
+
+from companion.cards import Card
+from companion.tracker import Laid, Lifted, TableNotice, Tracker
+from table_feed import Feed, Reading, Seen, outline
+
+R11, R12, R13, G5 = (Card.parse(c) for c in ("R11", "R12", "R13", "G5"))
+
+
+def laid(events):
+    return [e for e in events if isinstance(e, Laid)]
+
+
+def test_the_first_quiet_table_is_a_first_look():
+    feed = Feed(Tracker(), {"R11": (100, 100)})
+    feed.quiet(0.5)
+    assert feed.events == [Laid(R11, 0, None, first_look=True)]
+
+
+def test_nothing_is_decided_while_a_hand_moves_and_a_card_in_a_hand_is_never_laid():
+    feed = Feed(Tracker(), {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    for x in range(400, 100, -40):  # a card carried across the table, read on its way
+        feed.moving(1, shown={"R11": (100, 100), "R12": (x, 300)})
+    feed.moving(3)  # carried off again
+    feed.quiet()
+    assert feed.events == []
+
+
+def test_a_card_laid_is_timed_from_when_it_was_first_seen_where_it_lies():
+    feed = Feed(Tracker(), {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    touched = feed.lay("R12", (170, 100), hidden_frames=0)
+    assert feed.events == []  # the hand is still there
+    feed.quiet(0.2)
+    assert feed.events == []  # two still frames are not yet a quiet table
+    feed.quiet(0.1)
+    assert feed.events == [Laid(R12, touched, None)]
+
+
+def test_a_card_laid_on_a_pile_names_the_card_it_covers_and_lifting_it_uncovers_that_card():
+    feed = Feed(Tracker(), {"R11": (100, 100), "R12": (170, 100)})
+    feed.quiet()
+    feed.events.clear()
+    del feed.table["R12"]  # covered by R13
+    feed.lay("R13", (172, 102))
+    feed.quiet()
+    assert laid(feed.events) == [Laid(R13, laid(feed.events)[0].t_ms, R12)]
+    feed.events.clear()
+    feed.moving(4)
+    del feed.table["R13"]
+    feed.table["R12"] = (170, 100)
+    feed.moving(3)
+    feed.quiet()
+    assert [type(e) for e in feed.events] == [Lifted]
+    assert feed.events[0].card is R13 and feed.events[0].uncovered is R12
+
+
+def test_a_nudge_or_a_camera_bump_moves_cards_without_an_event():
+    feed = Feed(Tracker(), {"R11": (100, 100), "G5": (300, 250)})
+    feed.quiet()
+    feed.events.clear()
+    feed.moving(3)
+    feed.table["R11"] = (104, 97)  # nudged
+    feed.quiet()
+    feed.moving(2)
+    feed.table = {code: (x + 35, y - 20) for code, (x, y) in feed.table.items()}  # the camera bumped
+    feed.quiet()
+    assert feed.events == []
+
+
+def test_a_card_not_read_on_a_still_table_is_still_there():
+    tracker = Tracker()
+    feed = Feed(tracker, {"R11": (100, 100), "G5": (300, 250)})
+    feed.quiet()
+    feed.events.clear()
+    tracker.observe(feed.t, Reading(True, (Seen(R11, outline(100, 100)),), 25))  # G5 missed by one look
+    assert feed.events == [] and G5 in tracker.settled
+    feed.quiet()
+    assert feed.events == []
+
+
+def test_a_card_read_late_on_a_still_table_is_laid_when_it_is_read():
+    tracker = Tracker()
+    feed = Feed(tracker, {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    feed.moving(3)
+    feed.quiet(0.5)  # the card went down but was not read in these frames
+    feed.table["R12"] = (170, 100)
+    feed.quiet(0.1)
+    assert laid(feed.events) == [Laid(R12, feed.t - 100, None)]
+
+
+def test_a_card_that_goes_missing_after_a_movement_is_lifted():
+    feed = Feed(Tracker(), {"R11": (100, 100), "R12": (170, 100)})
+    feed.quiet()
+    feed.events.clear()
+    feed.lift("R12")
+    feed.quiet()
+    assert feed.events == [Lifted(R12, feed.events[0].t_ms, None)]
+
+
+def test_notices_when_the_table_is_out_of_view_or_never_still_and_when_it_is_back():
+    tracker = Tracker()
+    feed = Feed(tracker, {"R11": (100, 100)})
+    feed.quiet()
+    saved, feed.table = feed.table, {}
+    for _ in range(25):  # the camera sees neither markers nor cards for 2.5 s
+        feed.events.extend(tracker.observe(feed.t, Reading(False, (), 0)))
+        feed.t += 100
+    assert [e.kind for e in feed.events if isinstance(e, TableNotice)] == ["no_view"]
+    feed.table = saved
+    feed.events.clear()
+    feed.moving(1)
+    assert [e.kind for e in feed.events] == ["clear"]
+    feed.events.clear()
+    feed.moving(110)  # a hand over the table for 11 s
+    assert [e.kind for e in feed.events] == ["busy"]
+    feed.events.clear()
+    feed.quiet()
+    assert [e.kind for e in feed.events] == ["clear"]
