@@ -185,7 +185,7 @@ class RefereeLoop:
 
     # ------------------------------------------------------------------ verdicts
     def _judge(self, t_ms: int, source: str, event: Event) -> Verdict:
-        player = self.game.current_player
+        player = getattr(event, "player", None) or self.game.current_player
         verdict = self.referee.push(event)
         if verdict.ok:
             if isinstance(event, Undo):
