@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
-RUNTIME = ("rules", "vision", "sim", "cards", "record", "report", "fonts")
+RUNTIME = ("rules", "vision", "sim", "cards", "record", "report", "fonts", "tracker", "loop", "device")
 
 
 def _module_name(path: Path) -> str:
@@ -62,6 +62,19 @@ def test_the_rules_engine_imports_only_the_cards():
 @pytest.mark.parametrize("forbidden", ["sim", "bench", "rules", "record", "cli"])
 def test_vision_knows_nothing_of_the_simulator_the_rules_or_the_lab(forbidden):
     assert forbidden not in _stages_imported_by("vision")
+
+
+def test_the_tracker_knows_only_the_cards():
+    assert _stages_imported_by("tracker") <= {"cards"}
+
+
+def test_the_loop_knows_the_rules_and_the_tracker_but_no_camera_reader_or_device():
+    assert _stages_imported_by("loop") <= {"cards", "rules", "record", "tracker"}
+
+
+def test_no_stage_before_the_loop_knows_of_it():
+    for stage in ("cards", "rules", "vision", "tracker", "record"):
+        assert not {"loop", "device"} & _stages_imported_by(stage), stage
 
 
 def test_nothing_in_the_runtime_imports_the_lab():
