@@ -5,21 +5,27 @@ photograph from straight above would show) and a mask of which card covers each 
 :class:`SceneCamera` looks at it through the camera model, adds a hand where one
 reaches in, and the light, noise, blur and JPEG of a real picture. Every labelled card
 outline comes from the same camera model that drew the pixels, so the truth is exact.
+A frame's ``room`` (``room.py``) moves the camera, changes the light or stands a cup at
+the edge; the camera and light for each are built once and kept.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
+from typing import Iterable
 
 import cv2
 import numpy as np
 
 from ..vision.markers import CORNER_IDS, MARKER_SIZE_MM, marker_image
 from .camera import Camera, TableRaster
-from .lighting import Lighting, LightingRenderer, encode_jpeg
+from .lighting import Glare, Lighting, LightingRenderer, _motion_kernel, encode_jpeg
 from .deck import CARD_MM, DeckStyle, get_style, render_card
 from .hands import HandLook, draw_hand
 from .layout import CardPose
+from .props import draw_prop
+from .room import Bump, Room
 from .script import Hand
 from .surface import make_surface
 
@@ -45,12 +51,16 @@ class Scenery:
 
 
 class TableRenderer:
-    """Paints cards onto the table plane, remembering the last painting to add to it cheaply."""
+    """Paints cards onto the table plane, remembering the last painting to add to it cheaply.
 
-    def __init__(self, scenery: Scenery):
+    The table image covers what the scenery's camera sees, or ``rect_mm`` (x0, y0, x1, y1)
+    when given (a knocked camera sees a little more).
+    """
+
+    def __init__(self, scenery: Scenery, rect_mm: tuple[float, float, float, float] | None = None):
         self.scenery = scenery
         self.style: DeckStyle = get_style(scenery.style)
-        x0, y0, x1, y1 = scenery.camera.visible_rect_mm()
+        x0, y0, x1, y1 = rect_mm or scenery.camera.visible_rect_mm()
         self.raster = TableRaster((x0, y0), PX_PER_MM)
         self.size = (int(np.ceil((x1 - x0) * PX_PER_MM)), int(np.ceil((y1 - y0) * PX_PER_MM)))
         rng = np.random.default_rng(scenery.seed)
@@ -130,6 +140,40 @@ class TableRenderer:
         return ids
 
 
+def knocked(camera: Camera, bump: Bump | None, area_mm: tuple[float, float]) -> Camera:
+    """``camera`` turned and moved by ``bump``, halved (up to five times, then not at all) until
+    the four markers are as much in the picture as before or at least 4 px inside it."""
+    if bump is None:
+        return camera
+    needed = min(_marker_room(camera, area_mm), 4.0)
+    for halving in range(6):
+        b = bump.scaled(0.5 ** halving)
+        direction = math.radians(camera.tilt_direction_deg)
+        tilt_x = camera.tilt_deg * math.cos(direction) + b.tilt_x_deg
+        tilt_y = camera.tilt_deg * math.sin(direction) + b.tilt_y_deg
+        tilt = math.hypot(tilt_x, tilt_y)
+        moved = replace(camera, yaw_deg=camera.yaw_deg + b.yaw_deg, tilt_deg=tilt,
+                        tilt_direction_deg=math.degrees(math.atan2(tilt_y, tilt_x)) % 360 if tilt > 1e-9
+                        else camera.tilt_direction_deg,
+                        center_mm=(camera.center_mm[0] + b.dx_mm, camera.center_mm[1] + b.dy_mm))
+        if _marker_room(moved, area_mm) >= needed:
+            return moved
+    return camera
+
+
+def _marker_room(camera: Camera, area_mm: tuple[float, float]) -> float:
+    """How far (px) the play area's markers, paper border included, lie inside the picture at
+    the least (negative: cut off)."""
+    w, h = area_mm
+    half = MARKER_SIZE_MM / 2 + 2.0
+    square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    points = np.concatenate([square + corner for corner in ((0, 0), (w, 0), (w, h), (0, h))])
+    pixels = camera.project(points)
+    width, height = camera.resolution
+    return float(min((pixels[:, 0] + 0.5).min(), (width - 0.5 - pixels[:, 0]).min(),
+                     (pixels[:, 1] + 0.5).min(), (height - 0.5 - pixels[:, 1]).min()))
+
+
 def _paste(image: np.ndarray, patch: np.ndarray, x: int, y: int) -> None:
     h, w = patch.shape[:2]
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, image.shape[1]), min(y + h, image.shape[0])
@@ -138,13 +182,27 @@ def _paste(image: np.ndarray, patch: np.ndarray, x: int, y: int) -> None:
 
 
 class SceneCamera:
-    """Takes pictures of a table: the camera's view, hands, light, noise and JPEG."""
+    """Takes pictures of a table: the camera's view, hands, light, noise and JPEG.
 
-    def __init__(self, scenery: Scenery, hand_looks: list[HandLook] | None = None):
+    ``bumps``: every pose (``room.Bump``) the camera will be knocked into, so the table
+    image is made large enough for all of them from the start.
+    """
+
+    def __init__(self, scenery: Scenery, hand_looks: list[HandLook] | None = None, bumps: Iterable[Bump] = ()):
         self.scenery = scenery
-        self.table = TableRenderer(scenery)
+        self._bumped: dict[Bump | None, Camera] = {None: scenery.camera}
+        for bump in bumps:
+            self.bumped(bump)
+        rect = None
+        if len(self._bumped) > 1:
+            rects = np.array([camera.visible_rect_mm() for camera in self._bumped.values()])
+            rect = (*rects[:, :2].min(axis=0), *rects[:, 2:].max(axis=0))
+        self.table = TableRenderer(scenery, rect)
         self.camera = scenery.camera
         self.light = LightingRenderer(scenery.lighting, scenery.camera.resolution, scenery.seed)
+        self._lights: dict[Lighting, LightingRenderer] = {scenery.lighting: self.light}
+        self._room: Room | None = None
+        self._shake: dict[tuple[float, float], np.ndarray] = {}
         self.rng = np.random.default_rng(scenery.seed + 1)
         self.hand_looks = hand_looks or [HandLook.random(self.rng) for _ in range(6)]
         self._last_view: tuple[object, np.ndarray] | None = None
@@ -152,6 +210,42 @@ class SceneCamera:
         centre = np.array([[area_w / 2, area_h / 2], [area_w / 2 + 100, area_h / 2]])
         a, b = self.camera.project(centre)
         self.px_per_mm = float(np.linalg.norm(b - a) / 100)
+
+    def bumped(self, bump: Bump | None) -> Camera:
+        """The scenery's camera knocked into ``bump``; a bump that would push one of the play
+        area's markers out of the picture is halved until it does not."""
+        if bump not in self._bumped:
+            self._bumped[bump] = knocked(self.scenery.camera, bump, self.scenery.area_mm)
+        return self._bumped[bump]
+
+    def lighting(self, room: Room | None) -> Lighting:
+        """The light of the room: the scenery's, with a lamp switched on and extra glare spots."""
+        lighting = self.scenery.lighting
+        if room is None:
+            return lighting
+        if room.lamp is not None:
+            kelvin = lighting.colour_temperature_k
+            # a lamp of another kind than the room's light: cooler in a warm room, warmer in a cool one
+            kelvin = min(kelvin + room.lamp.kelvin, 7500.0) if kelvin < 4500 else max(kelvin - room.lamp.kelvin, 2200.0)
+            lighting = replace(lighting, exposure=min(lighting.exposure * room.lamp.exposure, 2.0),
+                               colour_temperature_k=kelvin)
+        if room.glares:
+            lighting = replace(lighting, glares=lighting.glares + tuple(
+                Glare(g.x, g.y, g.rx, g.ry, g.angle_deg, g.strength) for g in room.glares))
+        return lighting
+
+    def _enter(self, room: Room | None) -> None:
+        """Switch camera and light to the room's (each built once, when first needed)."""
+        if room is self._room:
+            return
+        camera = self.bumped(room.bump if room is not None else None)
+        if camera != self.camera:
+            self.camera, self._last_view = camera, None
+        lighting = self.lighting(room)
+        if lighting not in self._lights:
+            self._lights[lighting] = LightingRenderer(lighting, self.camera.resolution, self.scenery.seed)
+        self.light = self._lights[lighting]
+        self._room = room
 
     def view(self, poses: tuple[CardPose, ...], carried: CardPose | None = None) -> np.ndarray:
         """The camera's clean view of the table (no hand, no light effects)."""
@@ -162,13 +256,29 @@ class SceneCamera:
         self._last_view = (key, frame)
         return frame
 
-    def picture(self, poses: tuple[CardPose, ...], hand: Hand | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-        """A finished picture (BGR, before JPEG) and the hand's mask in frame pixels, if any."""
+    def picture(self, poses: tuple[CardPose, ...], hand: Hand | None = None,
+                room: Room | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        """A finished picture (BGR, before JPEG) and the mask in frame pixels of what covers the
+        table (the hand, and things standing in the room), if anything does."""
+        self._enter(room)
         frame = self.view(poses, hand.holding if hand else None).copy()
         cover = None
+        if room is not None:
+            for prop in room.props:
+                covered = draw_prop(frame, prop, self.camera, self.px_per_mm)
+                cover = covered if cover is None else cv2.max(cover, covered)
         if hand is not None:
-            cover = self._draw_hand(frame, hand)
+            covered = self._draw_hand(frame, hand)
+            cover = covered if cover is None else cv2.max(cover, covered)
+        if room is not None and room.shake_px > 0:
+            frame = cv2.filter2D(frame, -1, self._shake_kernel(room.shake_px, room.shake_angle_deg))
         return self.light.apply(frame, self.rng), cover
+
+    def _shake_kernel(self, length_px: float, angle_deg: float) -> np.ndarray:
+        key = (length_px, angle_deg)
+        if key not in self._shake:  # the length is given for 1280 pixels wide
+            self._shake[key] = _motion_kernel(max(length_px * self.camera.resolution[0] / 1280, 0.5), angle_deg)
+        return self._shake[key]
 
     def _draw_hand(self, frame: np.ndarray, hand: Hand) -> np.ndarray:
         area_w, area_h = self.scenery.area_mm
@@ -210,4 +320,4 @@ class SceneCamera:
         return labels
 
 
-__all__ = ["CARD_MM", "PX_PER_MM", "Scenery", "SceneCamera", "TableRenderer"]
+__all__ = ["CARD_MM", "PX_PER_MM", "Scenery", "SceneCamera", "TableRenderer", "knocked"]
