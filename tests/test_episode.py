@@ -23,7 +23,7 @@ from companion.sim.deck import CARD_MM, STYLES
 from companion.sim.episode import random_scenery, write_episode
 from companion.sim.lighting import Lighting, jpeg_roundtrip
 from companion.sim.render import SceneCamera
-from companion.sim.script import MISTAKES, play_script
+from companion.sim.script import MISTAKES, PLAIN, play_script
 from companion.sim.surface import SURFACES
 from companion.vision.markers import PLAY_AREA_MM
 
@@ -54,9 +54,11 @@ def check_json(path: Path, capsys) -> tuple[int, list[dict], dict]:
 
 @pytest.fixture(scope="module")
 def episode(tmp_path_factory) -> Path:
-    """A junior game with mistakes (rate 0.3), rendered small."""
+    """A junior game with mistakes (rate 0.3), rendered small, with the moves only (no behaviours
+    or disturbances: the pictures are compared with the labels frame by frame)."""
     out = tmp_path_factory.mktemp("episode") / "ep"
-    write_episode(out, get_preset("junior"), PLAYERS, SEED, fps=FPS, mistakes=0.3, resolution=RESOLUTION)
+    write_episode(out, get_preset("junior"), PLAYERS, SEED, fps=FPS, mistakes=0.3, resolution=RESOLUTION,
+                  behaviours=PLAIN)
     return out
 
 
@@ -64,7 +66,17 @@ def episode(tmp_path_factory) -> Path:
 def clean_episode(tmp_path_factory) -> Path:
     """The same game without mistakes."""
     out = tmp_path_factory.mktemp("episode") / "clean"
-    write_episode(out, get_preset("junior"), PLAYERS, SEED, fps=FPS, mistakes=0.0, resolution=RESOLUTION)
+    write_episode(out, get_preset("junior"), PLAYERS, SEED, fps=FPS, mistakes=0.0, resolution=RESOLUTION,
+                  behaviours=PLAIN)
+    return out
+
+
+@pytest.fixture(scope="module")
+def family_episode(tmp_path_factory) -> Path:
+    """The junior game with mistakes as ``write_episode`` renders it by default: with the family's
+    behaviours and the room's disturbances."""
+    out = tmp_path_factory.mktemp("episode") / "family"
+    write_episode(out, get_preset("junior"), PLAYERS, SEED, fps=FPS, mistakes=0.3, resolution=RESOLUTION)
     return out
 
 
@@ -98,7 +110,9 @@ def test_frames_are_numbered_without_gaps_and_decode_at_the_resolution(episode):
         assert image.shape == (RESOLUTION[1], RESOLUTION[0], 3)
 
 
-def test_buttons_and_truth_follow_the_format_and_the_frame_clock(episode):
+@pytest.mark.parametrize("which", ["episode", "family_episode"])
+def test_buttons_and_truth_follow_the_format_and_the_frame_clock(which, request):
+    episode = request.getfixturevalue(which)
     meta = json.loads((episode / "meta.json").read_text(encoding="utf-8"))
     frame_times = {round(i * 1000 / meta["fps"]) for i in range(meta["frames"])}
     end = round((meta["frames"] - 1) * 1000 / meta["fps"])
@@ -106,8 +120,10 @@ def test_buttons_and_truth_follow_the_format_and_the_frame_clock(episode):
     truth = read_lines(episode / "truth.jsonl")
     assert buttons and truth
     for press in buttons:
-        assert set(press) <= {"t_ms", "button", "hold_ms"} and {"t_ms", "button"} <= set(press)
+        assert set(press) <= {"t_ms", "button", "hold_ms", "answer"} and {"t_ms", "button"} <= set(press)
         assert press["button"] in BUTTONS
+        if "answer" in press:  # yes is NEXT, no is BACK
+            assert press["answer"] is (press["button"] == "next") and press["button"] in ("next", "back")
         assert isinstance(press["t_ms"], int) and press["t_ms"] in frame_times
     for event in truth:
         assert event["event"] in EVENTS
@@ -126,10 +142,14 @@ def test_buttons_and_truth_follow_the_format_and_the_frame_clock(episode):
     assert meta["opener"] == first_turn.get("player", PLAYERS[0])
 
 
-def test_buttons_match_the_truths_draw_and_next_one_to_one(episode):
+@pytest.mark.parametrize("which", ["episode", "family_episode"])
+def test_buttons_match_the_truths_draw_and_next_one_to_one(which, request):
+    episode = request.getfixturevalue(which)
     buttons = read_lines(episode / "buttons.jsonl")
     truth = read_lines(episode / "truth.jsonl")
-    pressed = [(press["button"], press["t_ms"]) for press in buttons if press["button"] in ("draw", "next")]
+    # an answer to the companion's question is a press but no game event
+    pressed = [(press["button"], press["t_ms"]) for press in buttons
+               if press["button"] in ("draw", "next") and "answer" not in press]
     recorded = [(event["event"], event["t_ms"]) for event in truth if event["event"] in ("draw", "next")]
     assert pressed == recorded
     assert {kind for kind, _ in pressed} == {"draw", "next"}
@@ -148,7 +168,9 @@ def test_rewriting_an_episode_folder_leaves_no_stale_frames(tmp_path):
 
 
 # ------------------------------------------------------------------ the truth is what the referee says
-def test_truth_passes_elfer_check_except_exactly_the_mistakes(episode, capsys):
+@pytest.mark.parametrize("which", ["episode", "family_episode"])
+def test_truth_passes_elfer_check_except_exactly_the_mistakes(which, request, capsys):
+    episode = request.getfixturevalue(which)
     truth = read_lines(episode / "truth.jsonl")
     meta = json.loads((episode / "meta.json").read_text(encoding="utf-8"))
     mistakes = [event for event in truth if event.get("mistake")]

@@ -32,7 +32,10 @@ def _add_synth(commands) -> None:
         "episode", help="a whole game: frames, button presses and the timed game record",
         description="Bots play a game; it is rendered frame by frame (hand enters, card goes down, hand "
         "leaves), with the buttons a family would press and the truth (the game record with t_ms). "
-        "Optionally injects mistakes that the referee must flag, each taken back at once.")
+        "Optionally injects mistakes that the referee must flag, each taken back at once. The family also "
+        "lays two cards in one reach now and then, answers the companion's questions, presses NEXT while "
+        "the hand still leaves, and the room disturbs the picture (a pile nudged, the camera knocked, a "
+        "lamp, a glare spot, a cup at the edge); --plain leaves all that out.")
     episode.add_argument("--players", type=int, default=3, choices=range(2, 7), metavar="N", help="2 to 6 (default 3)")
     episode.add_argument("--rules", type=preset_name, default="classic", metavar="NAME", help="rule preset (default classic)")
     episode.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default 1)")
@@ -42,6 +45,9 @@ def _add_synth(commands) -> None:
     episode.add_argument("--fps", type=fps, default=10.0, metavar="F", help="frames per second (default 10)")
     episode.add_argument("--style", choices=sorted(_styles()), help="deck style (default: drawn from the seed)")
     episode.add_argument("--layout", choices=("piles", "side_by_side"), default="piles", help="how rows are laid")
+    episode.add_argument("--plain", action="store_true",
+                         help="only the moves (and --mistakes): no two cards in one reach, no answers, no early "
+                         "NEXT, no disturbances")
     cards = kinds.add_parser("cards", help="single-card pictures for calibration (R11.png, R11_2.png, ...)",
                              description="One picture per card of the deck under varied light and camera angle, "
                              "named by the card, for 'elfer calibrate'.")
@@ -109,12 +115,15 @@ def _synth(args: argparse.Namespace) -> int:
             bar.update(done - bar.n)
 
         if args.kind == "episode":
+            from ..sim.script import FAMILY, PLAIN
             from ..sim.simulate import DEFAULT_NAMES
 
             meta = episode.write_episode(out, preset, DEFAULT_NAMES[: args.players], args.seed, fps=args.fps,
                                          mistakes=args.mistakes, style=args.style, layout=args.layout,
-                                         progress=progress)
-            summary = f"{meta['frames']} frames, {meta['mistakes']} mistakes, style {meta['style']}"
+                                         progress=progress, behaviours=PLAIN if args.plain else FAMILY)
+            summary = (f"{meta['frames']} frames, {meta['mistakes']} mistakes, "
+                       f"{meta['two_in_one_reach']} two-card reaches, {len(meta['disturbances'])} disturbances, "
+                       f"style {meta['style']}")
         elif args.kind == "cards":
             written = datasets.write_cards(out, args.style, args.variants, args.seed, progress=progress)
             summary = f"{len(written)} pictures"

@@ -1,9 +1,11 @@
 """Episodes: whole games as the camera would see them, written as a folder.
 
 ```
-meta.json      players, opener, rules, fps, resolution, style, seed (and the scenery)
+meta.json      players, opener, rules, fps, resolution, style, seed (and the scenery), what was
+               injected: mistakes, two_in_one_reach, early_next, answers, disturbances
 frames/        000000.jpg, 000001.jpg, ...   frame i was taken at i * 1000 / fps ms
-buttons.jsonl  {"t_ms": 5120, "button": "next"}
+buttons.jsonl  {"t_ms": 5120, "button": "next"}; an answer to the companion's question
+               carries "answer": true (NEXT) or false (BACK)
 truth.jsonl    the game record with "t_ms" on every event; injected mistakes carry
                "mistake": true and the error code they should draw
 ```
@@ -23,7 +25,7 @@ from .camera import Camera
 from .lighting import Lighting
 from .deck import STYLES
 from .render import SceneCamera, Scenery
-from .script import play_script
+from .script import FAMILY, Behaviours, play_script
 from .surface import SURFACES
 
 DEFAULT_RESOLUTION = (1280, 720)
@@ -43,19 +45,26 @@ def random_scenery(seed: int, style: str | None = None, surface: str | None = No
 
 def write_episode(out: Path, preset: Preset, players: tuple[str, ...], seed: int, fps: float = 10.0,
                   mistakes: float = 0.0, style: str | None = None, resolution: tuple[int, int] = DEFAULT_RESOLUTION,
-                  layout: str = "piles", progress: Callable[[int, int], None] | None = None) -> dict:
-    """Play a game with the bots, render it frame by frame into ``out``, and return meta.json."""
+                  layout: str = "piles", progress: Callable[[int, int], None] | None = None,
+                  behaviours: Behaviours = FAMILY) -> dict:
+    """Play a game with the bots, render it frame by frame into ``out``, and return meta.json.
+
+    ``behaviours`` (default: ``FAMILY``, all of them; ``PLAIN``: none) are what the family
+    does besides the moves: two cards in one reach, answers, early NEXT, disturbances.
+    """
     out = Path(out)
     frames_dir = out / "frames"
     frames_dir.mkdir(parents=True, exist_ok=True)
     for stale in frames_dir.glob("*.jpg"):  # frames of an earlier episode written here
         stale.unlink()
-    script, _ = play_script(preset, players, seed, fps, AREA_MM, mistake_rate=mistakes, layout=layout)
+    script, _ = play_script(preset, players, seed, fps, AREA_MM, mistake_rate=mistakes, layout=layout,
+                            behaviours=behaviours)
     scenery = random_scenery(seed, style=style, resolution=resolution)
-    camera = SceneCamera(scenery)
+    rooms = {state.room for state in script.frames}
+    camera = SceneCamera(scenery, bumps={room.bump for room in rooms if room is not None and room.bump})
     total = len(script.frames)
     for index, state in enumerate(script.frames):
-        picture, _ = camera.picture(state.table, state.hand)
+        picture, _ = camera.picture(state.table, state.hand, state.room)
         (frames_dir / f"{index:06d}.jpg").write_bytes(camera.encode(picture))
         if progress:
             progress(index + 1, total)
@@ -70,12 +79,27 @@ def write_episode(out: Path, preset: Preset, players: tuple[str, ...], seed: int
         "frames": total,
         "mistakes": script.mistakes,
         "layout": layout,
+        "two_in_one_reach": script.two_in_one,
+        "early_next": script.early_next,
+        "answers": sum(1 for press in script.buttons if "answer" in press),
+        "disturbances": _described(script, camera),
         "scenery": scenery.describe(),
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     _write_lines(out / "buttons.jsonl", script.buttons)
     _write_lines(out / "truth.jsonl", script.truth)
     return meta
+
+
+def _described(script, camera: SceneCamera) -> list[dict]:
+    """The script's disturbances, a bump with the camera it left (as ``scenery.camera``)."""
+    described = []
+    bumps = iter(script.bumps)
+    for entry in script.disturbances:
+        if entry["kind"] == "bump":
+            entry = {**entry, "camera": camera.bumped(next(bumps)).describe()}
+        described.append(entry)
+    return described
 
 
 def _write_lines(path: Path, items: list[dict]) -> None:
