@@ -144,15 +144,40 @@ def test_a_gap_no_single_card_explains_is_rejected_at_once():
     assert heard.kinds() == [] and heard.said() == [("place", "R14", "skipped_number")]
 
 
-def test_the_last_card_counted_lifted_again_is_taken_back():
+def lay_on(feed, code, below):
+    """A card laid on a pile's top card, which it hides."""
+    at = feed.table.pop(below)
+    feed.lay(code, (at[0] + 2, at[1] + 1))
+    feed.quiet()
+
+
+def lift_off(feed, code, below):
+    feed.moving(4)
+    at = feed.table.pop(code)
+    feed.table[below] = (at[0] - 2, at[1] - 1)
+    feed.moving(3)
+    feed.quiet()
+
+
+def test_the_last_card_counted_lifted_off_its_pile_again_is_taken_back():
     loop, feed, heard, _ = table()
     opened(loop, feed, heard)
     feed.lay("R12", place("R12", "high"))
     feed.quiet()
-    feed.lift("R12")
+    lay_on(feed, "R13", "R12")
+    lift_off(feed, "R13", "R12")
+    assert heard.said() == [("place", "R12", True), ("place", "R13", True), ("undo", None, True)]
+    assert loop.game.hand_sizes()["Ben"] == 19 and "taken_back" in heard.kinds()
+
+
+def test_a_counted_card_hidden_by_a_cup_is_not_taken_back():
+    loop, feed, heard, _ = table()
+    opened(loop, feed, heard)
+    feed.lay("R12", place("R12", "high"))
     feed.quiet()
-    assert heard.said() == [("place", "R12", True), ("undo", None, True)]
-    assert loop.game.hand_sizes()["Ben"] == 20 and "taken_back" in heard.kinds()
+    feed.lift("R12")  # a cup stands on the pile's only card: nothing shows beneath
+    feed.quiet()
+    assert heard.said() == [("place", "R12", True)] and loop.game.hand_sizes()["Ben"] == 19
 
 
 def test_next_pressed_while_the_hand_still_leaves_counts_after_the_card():
@@ -212,8 +237,8 @@ def test_the_journal_checks_as_a_record_with_the_same_summary():
     opened(loop, feed, heard)
     feed.lay("R12", place("R12", "high"))
     feed.quiet()
-    feed.lift("R12")
-    feed.quiet()
+    lay_on(feed, "R13", "R12")
+    lift_off(feed, "R13", "R12")
     feed.lay("R10", place("R10", "low"))
     feed.quiet()
     feed.press("next")

@@ -126,7 +126,19 @@ def replay_in_child(folder: Path, profile: Path, pin: bool = True) -> dict:
     run(episode.inputs(), reader, loop)
     seconds = time.perf_counter() - started
     return {"lines": lines, "summary": summary(loop.referee), "seconds": seconds,
-            "game_seconds": episode.duration_ms / 1000, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "game_seconds": episode.duration_ms / 1000, "rss_mb": _peak_rss_mb()}
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak resident memory. ``VmHWM`` rather than ``ru_maxrss``: the latter
+    survives ``exec`` and so would count the parent a child was forked from."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def run_referee_benchmark(episodes: int = 100, split: str = "held-out", first: int = 0, cache: Path = CACHE,

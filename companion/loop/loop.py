@@ -156,9 +156,17 @@ class RefereeLoop:
         elif self._question is not None and self._question.card is card:
             self._question = None
             self._notice(Notice(event.t_ms, "withdrawn", {"card": card.code}))
-        elif self._accepted and isinstance(self._accepted[-1], Place) and self._accepted[-1].card is card:
+        elif self._taken_back(event):
             if self._judge(event.t_ms, "camera", UNDO).ok:
                 self._notice(Notice(event.t_ms, "taken_back", {"card": card.code}))
+
+    def _taken_back(self, event: Lifted) -> bool:
+        """Whether a lifted card was taken back: it was the last card counted, and the card
+        it was laid on shows again. A card that merely went out of view (a cup, a sleeve)
+        leaves the card beneath it hidden too."""
+        last = self._accepted[-1] if self._accepted else None
+        return (isinstance(last, Place) and last.card is event.card and last.on is not None
+                and last.on is event.uncovered)
 
     # ------------------------------------------------------------------ buttons
     def _press(self, t_ms: int, name: str) -> None:
