@@ -114,6 +114,8 @@ def replay_verdict(judged, lang: str = "de") -> str:
     t = TEXTS[lang]
     event = judged.event
     what = t.get(event.kind, event.kind)
+    if event.kind == "start":
+        what = f"{what}: {', '.join(event.players)} ({event.rules})"
     card = getattr(event, "card", None)
     if card is not None:
         what = f"{what} {card.name(lang)}"

@@ -17,6 +17,7 @@ import json
 import multiprocessing
 import os
 import resource
+import shutil
 import statistics
 import sys
 import time
@@ -53,14 +54,14 @@ def episode_spec(seed: int) -> dict:
 
     rng = np.random.default_rng([seed, 0xBE7C4])
     styles = sorted(STYLES)
-    players = 2 + seed % 5
+    players = 2 + (seed // 8) % 5  # styles, layouts and player counts cycle: any 40 seeds hold every mix
     preset = get_preset(PRESET_MIX[int(rng.integers(len(PRESET_MIX)))])
     try:
         preset.check_players(players)
     except ValueError:
         preset = get_preset("classic")
-    return {"players": players, "rules": preset.name, "style": styles[(seed // 5) % len(styles)],
-            "layout": ("piles", "side_by_side")[(seed // 20) % 2], "mistakes": MISTAKE_RATE}
+    return {"players": players, "rules": preset.name, "style": styles[seed % len(styles)],
+            "layout": ("piles", "side_by_side")[(seed // 4) % 2], "mistakes": MISTAKE_RATE}
 
 
 def rendered_episode(seed: int, cache: Path = CACHE) -> Path:
@@ -69,11 +70,16 @@ def rendered_episode(seed: int, cache: Path = CACHE) -> Path:
     from ..sim.episode import write_episode
 
     folder = cache / f"episode-{seed}"
-    if (folder / "meta.json").exists():
-        return folder
     spec = episode_spec(seed)
+    if (folder / "meta.json").exists():
+        meta = json.loads((folder / "meta.json").read_text())
+        if (len(meta["players"]), meta["rules"], meta["style"], meta["layout"]) == (
+                spec["players"], spec["rules"], spec["style"], spec["layout"]):
+            return folder
+        shutil.rmtree(folder)  # rendered for another spec
     names = ("Anna", "Ben", "Cem", "Dana", "Emil", "Fritz")[: spec["players"]]
     partial = folder.with_name(folder.name + ".part")
+    shutil.rmtree(partial, ignore_errors=True)
     write_episode(partial, get_preset(spec["rules"]), names, seed, mistakes=spec["mistakes"], style=spec["style"],
                   layout=spec["layout"])
     partial.rename(folder)

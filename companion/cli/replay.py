@@ -75,7 +75,7 @@ def _replay(args: argparse.Namespace) -> int:
         print(json.dumps({"summary": result}, ensure_ascii=False))
     else:
         print()
-        print(report.check_summary(result, len(journal.lines), 0, args.lang))
+        print(report.game_summary(result, args.lang))
     if skipped:
         print(f"elfer replay: {skipped} frames could not be decoded and were skipped", file=sys.stderr)
     if args.record:

@@ -72,6 +72,7 @@ class RefereeLoop:
         if not verdict.ok:
             raise LoopError(verdict.message("en"))
         self.outputs = outputs
+        outputs.verdict(Judged(0, 0, "setup", start, verdict, None, self.game.current_player))
         self.tracker = Tracker(self.settings.tracker)
         self.now = 0
         self._deferred: list[tuple[int, str]] = []  # buttons pressed while the table moved
@@ -238,15 +239,17 @@ class RefereeLoop:
             self._notice(Notice(t_ms, "desync", {"expected": expected}))
 
     def _expected_ends(self) -> dict[str, list[int]]:
-        """Per colour whose row ends differ from the table: the numbers the referee expects there."""
+        """Per colour whose row ends differ from the table: the ends it does not show, or
+        where it shows a card the referee has not counted, all the ends it expects."""
         game, seen = self.game, set(self.tracker.settled)
         differ: dict[str, list[int]] = {}
         for colour, row in game.rows().items():
             ends = [] if row is None else _ends(row)
             shown = {card.number for card in seen if card.colour is colour}
             on_table = {n for n in shown if game.on_table(Card(colour, n))}
-            if not set(ends) <= shown or shown - on_table:
-                differ[colour.letter] = ends
+            missing = [n for n in ends if n not in shown]
+            if missing or shown - on_table:
+                differ[colour.letter] = missing or ends
         return differ
 
 

@@ -22,7 +22,7 @@ class Judged:
 
     t_ms: int  # when it happened at the table: the card touched it, the button was pressed
     judged_ms: int  # when the verdict was given (the frame or press that decided it)
-    source: str  # "camera" or "button"
+    source: str  # "camera", "button", or "setup" (the game's start)
     event: Event
     verdict: Verdict
     player: str | None  # whose turn it was when it happened

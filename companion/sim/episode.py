@@ -25,7 +25,7 @@ from .camera import Camera
 from .lighting import Lighting
 from .deck import STYLES
 from .render import SceneCamera, Scenery
-from .script import FAMILY, Behaviours, play_script
+from .script import FAMILY, Behaviours, Script, play_script
 from .surface import SURFACES
 
 DEFAULT_RESOLUTION = (1280, 720)
@@ -52,13 +52,22 @@ def write_episode(out: Path, preset: Preset, players: tuple[str, ...], seed: int
     ``behaviours`` (default: ``FAMILY``, all of them; ``PLAIN``: none) are what the family
     does besides the moves: two cards in one reach, answers, early NEXT, disturbances.
     """
+    script, _ = play_script(preset, players, seed, fps, AREA_MM, mistake_rate=mistakes, layout=layout,
+                            behaviours=behaviours)
+    return write_script(out, script, seed, style=style, resolution=resolution, layout=layout, progress=progress)
+
+
+def write_script(out: Path, script: Script, seed: int, style: str | None = None,
+                 resolution: tuple[int, int] = DEFAULT_RESOLUTION, layout: str = "piles",
+                 progress: Callable[[int, int], None] | None = None) -> dict:
+    """Render a script (a bots' game, or a scene written by hand) into the episode folder
+    ``out`` on a table, camera and light drawn from ``seed``; returns meta.json."""
     out = Path(out)
     frames_dir = out / "frames"
     frames_dir.mkdir(parents=True, exist_ok=True)
     for stale in frames_dir.glob("*.jpg"):  # frames of an earlier episode written here
         stale.unlink()
-    script, _ = play_script(preset, players, seed, fps, AREA_MM, mistake_rate=mistakes, layout=layout,
-                            behaviours=behaviours)
+    players, preset, fps = script.players, script.preset, script.fps
     scenery = random_scenery(seed, style=style, resolution=resolution)
     rooms = {state.room for state in script.frames}
     camera = SceneCamera(scenery, bumps={room.bump for room in rooms if room is not None and room.bump})

@@ -29,7 +29,10 @@ picture:
   near it. Cards read whole come back as they were; what the new look sees elsewhere
   (cards, and outlines it cannot read) replaces what was there, so an outline one read
   took for a card that cannot be read where none lies (a glare spot on wood) does not
-  stay for good once a look sees nothing there.
+  stay for good once a look sees nothing there. The first such look after a change
+  reads the whole frame afresh: a card read in part of a frame, with a hand's shadow
+  still near and without the cards elsewhere to tell the light, is read once more on
+  its own before the tracker decides what was laid (it decides on that frame).
 
 The limits named here are fields of :data:`~companion.vision.thresholds.THRESHOLDS`.
 """
@@ -62,6 +65,7 @@ class StreamReader:
         self.reader = reader or TableReader(profile)
         self.reads = self.partial_reads = self.second_looks = self.scale_guesses = 0
         self._still = 0  # frames without a change since the last change
+        self._changed = False  # has the table changed since the last whole look?
         self._picture: np.ndarray | None = None  # the table as the cards in ``_cards`` were read
         self._to_frame: np.ndarray | None = None
         self._px_per_mm: float | None = None
@@ -122,6 +126,7 @@ class StreamReader:
                 return self._look_again(frame, view)
             return TableReading(view.found, self._cards)
         self._still = 0
+        self._changed = True
         scale = view.px_per_mm / THRESHOLDS.change_px_per_mm  # view pixels per picture pixel
         reach = _grown(changed, THRESHOLDS.change_reach_mm * THRESHOLDS.change_px_per_mm)
         touched = _grown(changed, THRESHOLDS.change_touch_mm * THRESHOLDS.change_px_per_mm)
@@ -140,8 +145,15 @@ class StreamReader:
 
     def _look_again(self, frame: np.ndarray, view: AreaView) -> TableReading:
         """Everything but the cards read whole, looked at again in a still frame: what the
-        look sees there replaces what was."""
+        look sees there replaces what was. The first look after a change reads the whole
+        frame afresh instead: a card read in part of a frame, under a hand's shadow and
+        without the light the other cards tell, is read once more on its own before
+        anyone is told what it is."""
         self.second_looks += 1
+        if self._changed:
+            self._changed = False
+            self._cards = self.reader.read_view(frame, view).cards
+            return TableReading(view.found, self._cards)
         whole = tuple(card for card in self._cards if card.card is not None)
         new = self.reader.read_view(frame, view, known=whole).cards[len(whole):]
         self._cards = whole + new

@@ -128,9 +128,12 @@ class TableReader:
         self._find_cards(frame, view, readings, settled, look_in)
         self._read_again_in_this_light(frame, readings)
         seen = _one_per_card(readings, self._trusted)
-        if known:
-            seen = [card for card in seen
-                    if not any(overlap(card.polygon, other.polygon) > THRESHOLDS.overlap for other in known)]
+        if known:  # the same rule as between the outlines of one read (``_one_per_card``)
+            seen = [card for card in seen if not any(
+                overlap(card.polygon, other.polygon) > (
+                    THRESHOLDS.neighbour_overlap if card.card is not None and other.card not in (None, card.card)
+                    else THRESHOLDS.overlap)
+                for other in known)]
         if view.guessed and not any(card.card is not None for card in (*known, *seen)):
             self.frame_px_per_mm = None  # the camera may have moved: the next frame guesses again
             log.debug("without markers: no card read whole, so the scale is guessed again")
