@@ -284,3 +284,19 @@ def test_a_press_made_before_a_question_was_put_does_not_answer_it():
     feed.quiet()
     assert heard.kinds() == ["question", "assumed"]
     assert heard.said() == [("place", "R12", True), ("place", "R13", True), ("next", None, True)]
+
+
+def test_a_rejected_card_replaced_by_the_right_one_in_one_movement_clears_the_alert():
+    loop, feed, heard, _ = table()
+    opened(loop, feed, heard)
+    feed.lay("R13", place("R13", "high"))
+    feed.quiet()
+    feed.press("back")  # no, R12 is not beneath: rejected
+    assert heard.states[-1].alert == "skipped_number"
+    feed.moving(4)
+    del feed.table["R13"]
+    feed.table["R12"] = place("R12", "high")  # swapped for the right card in one movement
+    feed.moving(3)
+    feed.quiet()
+    assert heard.said()[-1] == ("place", "R12", True)
+    assert heard.states[-1].alert is None and "withdrawn" in heard.kinds()

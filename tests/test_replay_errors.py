@@ -68,7 +68,8 @@ def test_frames_that_cannot_be_decoded_are_skipped_and_said(tmp_path, capsys):
     captured = capsys.readouterr()
     lines = [json.loads(line) for line in captured.out.splitlines()]
     assert lines[-1]["summary"]["current"] is None  # nothing laid on a blank table
-    assert [line.get("notice") for line in lines[:-1]] == ["no_view"]  # no markers, no cards for 2 s
+    assert lines[0]["source"] == "setup"
+    assert [line.get("notice") for line in lines[1:-1]] == ["no_view"]  # no markers, no cards for 2 s
     assert "1 frames could not be decoded" in captured.err
 
 

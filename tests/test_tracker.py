@@ -123,3 +123,15 @@ def test_notices_when_the_table_is_out_of_view_or_never_still_and_when_it_is_bac
     feed.events.clear()
     feed.quiet()
     assert [e.kind for e in feed.events] == ["clear"]
+
+
+def test_a_card_a_new_card_covers_in_part_lies_under_it_and_is_not_lifted():
+    tracker = Tracker()
+    feed = Feed(tracker, {"R11": (100, 100), "R12": (140, 100)})  # side by side, 40 px apart
+    feed.quiet()
+    feed.events.clear()
+    del feed.table["R12"]  # R13 hides a third of R12, and the reader no longer reads it
+    feed.lay("R13", (180, 100))
+    feed.quiet()
+    assert laid(feed.events) == feed.events and [e.card for e in feed.events] == [R13]
+    assert feed.events[0].on is None and R12 in tracker.covered

@@ -134,6 +134,8 @@ class RefereeLoop:
             if self._question.card is card:
                 return
             self._assume(event.t_ms)
+        if event.on in self._rejected:  # laid where a rejected card lay: that one was taken away
+            self._lifted(Lifted(event.on, event.t_ms))
         on = event.on if event.on is not None and game.on_table(event.on) else None
         hidden = game.hidden_reading(card, on=on)
         if hidden:
@@ -241,13 +243,15 @@ class RefereeLoop:
     def _expected_ends(self) -> dict[str, list[int]]:
         """Per colour whose row ends differ from the table: the ends it does not show, or
         where it shows a card the referee has not counted, all the ends it expects."""
-        game, seen = self.game, set(self.tracker.settled)
+        game, seen, covered = self.game, set(self.tracker.settled), self.tracker.covered
         differ: dict[str, list[int]] = {}
         for colour, row in game.rows().items():
             ends = [] if row is None else _ends(row)
             shown = {card.number for card in seen if card.colour is colour}
             on_table = {n for n in shown if game.on_table(Card(colour, n))}
-            missing = [n for n in ends if n not in shown]
+            # an end seen going under a later card is still there: side by side, the 12 laid
+            # after the 11 lies on it
+            missing = [n for n in ends if n not in shown and Card(colour, n) not in covered]
             if missing or shown - on_table:
                 differ[colour.letter] = missing or ends
         return differ

@@ -33,6 +33,11 @@ def contains(outline: Outline, point: Point) -> bool:
     return all(s >= 0 for s in signs) or all(s <= 0 for s in signs)
 
 
+def overlaps(a: Outline, b: Outline) -> bool:
+    """Whether two outlines overlap: a corner or the centre of one lies on the other."""
+    return any(contains(b, p) for p in (*a, centre(a))) or any(contains(a, p) for p in (*b, centre(b)))
+
+
 def same_place(a: Outline, b: Outline, share: float) -> bool:
     """Whether two outlines lie in the same place: centres closer than ``share`` of a card's width."""
     return _distance(centre(a), centre(b)) <= share * min(short_side(a), short_side(b))

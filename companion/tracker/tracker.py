@@ -10,7 +10,9 @@ The tracker turns that into table events:
 - **Laid.** A card read on a quiet table that was not on the settled table was laid.
   Its time is the first frame in which it was read where it now lies (until then it was
   on its way, or the hand hid it); ``on`` is the settled card it now covers, if any:
-  one whose centre lies under the new card and which is no longer seen.
+  one whose centre lies under the new card and which is no longer seen. A settled card
+  no longer seen that a new card covers only in part is taken to lie under it, not
+  lifted (side by side, the next card hides a third of its neighbour).
 - **Lifted.** A settled card no longer seen after a movement was taken away (or is
   hidden: the referee loop decides which). A covered card that shows again where it
   lay is the one it had covered (``uncovered``), not a card laid. Without a movement
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Protocol, Sequence
 
 from ..cards import Card
-from .geometry import Outline, centre, contains, outline_of, same_place
+from .geometry import Outline, centre, contains, outline_of, overlaps, same_place
 
 
 class SeenCardLike(Protocol):
@@ -140,8 +142,11 @@ class Tracker:
         for card in gone:
             outline = self.settled.pop(card)
             under = next((c for c in back if contains(outline, centre(seen[c]))), None)
-            if under is None and any(contains(seen[c], centre(outline)) for c in fresh):
-                self.covered[card] = outline  # a card laid now lies on it: reported as that card's ``on``
+            if under is None and any(overlaps(seen[c], outline) for c in fresh):
+                # a card laid now lies on it, or on part of it (side by side, the next card
+                # hides a third of its neighbour): it is still there; where the new card
+                # covers its centre, it is reported as that card's ``on``
+                self.covered[card] = outline
                 continue
             events.append(Lifted(card, began, under))
         laid = []
