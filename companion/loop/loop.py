@@ -30,7 +30,7 @@ import logging
 from dataclasses import dataclass, field
 
 from ..cards import Card
-from ..rules import DRAW, NEXT, UNDO, Event, Place, Referee, Rejection, Start, Undo, Verdict
+from ..rules import DRAW, NEXT, UNDO, Event, Place, Referee, Start, Undo, Verdict
 from ..tracker import Laid, Lifted, TableNotice, Tracker, TrackerSettings
 from ..tracker.tracker import ReadingLike
 from .outputs import GameView, Judged, Notice, Outputs

@@ -30,7 +30,7 @@ reader could not read is no evidence of anything.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol, Sequence
 
 from ..cards import Card
 from .geometry import Outline, centre, contains, outline_of, overlaps, same_place
@@ -194,7 +194,3 @@ class Tracker:
         self._notice = None if kind == "clear" else kind
         events.append(TableNotice(kind, t_ms))
 
-
-def cards_seen(events: Iterable[TableEvent]) -> list[Card]:
-    """The cards laid among some events, in order (for logs and tests)."""
-    return [event.card for event in events if isinstance(event, Laid)]
