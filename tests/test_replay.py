@@ -67,3 +67,12 @@ def test_the_readable_log_speaks_english_on_request(episode, capsys):
     assert main(["replay", str(episode), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "✗ place Blue 12 – rejected (wrong_colour)" in out and "Anna" in out and "Cards in hand" in out
+
+
+def test_the_timeline_merges_truth_presses_and_verdicts_by_time(episode, capsys):
+    from companion.bench.referee_timeline import timeline
+
+    rows = timeline(episode, replayed(episode, capsys))
+    assert [t for t, _, _ in rows] == sorted(t for t, _, _ in rows)
+    assert {kind for _, kind, _ in rows} >= {"T", "B", "C", "N"}
+    assert any(kind == "C" and "REJECTED wrong_colour" in text for _, kind, text in rows)
