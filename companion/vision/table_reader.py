@@ -130,10 +130,7 @@ class TableReader:
         seen = _one_per_card(readings, self._trusted)
         if known:  # the same rule as between the outlines of one read (``_one_per_card``)
             seen = [card for card in seen if not any(
-                overlap(card.polygon, other.polygon) > (
-                    THRESHOLDS.neighbour_overlap if card.card is not None and other.card not in (None, card.card)
-                    else THRESHOLDS.overlap)
-                for other in known)]
+                overlap(card.polygon, other.polygon) > _overlap_limit(card.card, other.card) for other in known)]
         if view.guessed and not any(card.card is not None for card in (*known, *seen)):
             self.frame_px_per_mm = None  # the camera may have moved: the next frame guesses again
             log.debug("without markers: no card read whole, so the scale is guessed again")
@@ -397,6 +394,13 @@ def _covered(corners: np.ndarray, settled: list[np.ndarray]) -> bool:
     return any(overlap(corners, other) >= THRESHOLDS.covered_min_share for other in settled)
 
 
+def _overlap_limit(card: Card | None, other: Card | None) -> float:
+    """How much two outlines may overlap and still be two cards: more where both are read
+    whole as different cards (a pile lies partly on its neighbour in the row). ``None``
+    stands for an outline not read whole."""
+    return THRESHOLDS.neighbour_overlap if card is not None and other not in (None, card) else THRESHOLDS.overlap
+
+
 def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float | None]], trusted) -> list[SeenCard]:
     """Of overlapping outlines the best read one: read as a whole card first, then read as
     a card, then one no card lies on (support None: a card read already covers part of
@@ -410,9 +414,7 @@ def _one_per_card(readings: list[tuple[CardReading, np.ndarray, float | None]], 
     for reading, corners, _ in ranked:
         polygon = np.asarray(corners, np.float32)
         whole = trusted(reading)
-        if any(overlap(polygon, other) > (THRESHOLDS.neighbour_overlap if whole and card not in (None, reading.card)
-                                          else THRESHOLDS.overlap)
-               for other, card in kept):
+        if any(overlap(polygon, other) > _overlap_limit(reading.card if whole else None, card) for other, card in kept):
             continue
         kept.append((polygon, reading.card if whole else None))
         outline = corners if reading.corners is None else reading.corners
