@@ -16,6 +16,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from .room import Glare
+
 # --- lighting --------------------------------------------------------------------------
 
 
@@ -30,18 +32,6 @@ class Shadow(NamedTuple):
     width: float
     angle_deg: float
     depth: float
-
-
-class Glare(NamedTuple):
-    """A specular highlight: centre (x, y) and radii (rx, ry) as fractions of the frame
-    width, angle in degrees, strength 0–1 (how much of the surface colour it washes out)."""
-
-    x: float
-    y: float
-    rx: float
-    ry: float
-    angle_deg: float
-    strength: float
 
 
 @dataclass(frozen=True)

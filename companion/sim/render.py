@@ -20,7 +20,7 @@ import numpy as np
 
 from ..vision.markers import CORNER_IDS, MARKER_SIZE_MM, marker_image
 from .camera import Camera, TableRaster
-from .lighting import Glare, Lighting, LightingRenderer, _motion_kernel, encode_jpeg
+from .lighting import Lighting, LightingRenderer, _motion_kernel, encode_jpeg
 from .deck import CARD_MM, DeckStyle, get_style, render_card
 from .hands import HandLook, draw_hand
 from .layout import CardPose
@@ -230,8 +230,7 @@ class SceneCamera:
             lighting = replace(lighting, exposure=min(lighting.exposure * room.lamp.exposure, 2.0),
                                colour_temperature_k=kelvin)
         if room.glares:
-            lighting = replace(lighting, glares=lighting.glares + tuple(
-                Glare(g.x, g.y, g.rx, g.ry, g.angle_deg, g.strength) for g in room.glares))
+            lighting = replace(lighting, glares=lighting.glares + room.glares)
         return lighting
 
     def _enter(self, room: Room | None) -> None:

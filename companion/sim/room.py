@@ -9,6 +9,7 @@ over the table. They load without OpenCV, like the script itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 DISTURBANCES = ("nudge", "bump", "lamp", "glare", "cup")
 
@@ -46,10 +47,11 @@ class Lamp:
         return {"exposure": round(self.exposure, 3), "kelvin": round(self.kelvin, 1)}
 
 
-@dataclass(frozen=True)
-class GlareSpot:
-    """A specular highlight, as ``lighting.Glare``: centre and radii as fractions of the frame width
-    (y of the height), angle in degrees, strength 0–1."""
+class Glare(NamedTuple):
+    """A specular highlight: centre (x, y) and radii (rx, ry) as fractions of the frame
+    width, angle in degrees, strength 0–1 (how much of the surface colour it washes out).
+    The room's light (``lighting.Lighting``) and a glare spot that comes and goes in an
+    episode are both made of these."""
 
     x: float
     y: float
@@ -57,9 +59,6 @@ class GlareSpot:
     ry: float
     angle_deg: float
     strength: float
-
-    def describe(self) -> dict:
-        return {name: round(getattr(self, name), 3) for name in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True)
@@ -84,8 +83,8 @@ class Room:
     shake_px: float = 0.0  # motion blur (pixels at 1280 wide) while a knocked camera settles …
     shake_angle_deg: float = 0.0  # … and its direction
     lamp: Lamp | None = None
-    glares: tuple[GlareSpot, ...] = ()
+    glares: tuple[Glare, ...] = ()
     props: tuple[Prop, ...] = field(default=())
 
 
-__all__ = ["DISTURBANCES", "Bump", "GlareSpot", "Lamp", "Prop", "Room"]
+__all__ = ["DISTURBANCES", "Bump", "Glare", "Lamp", "Prop", "Room"]

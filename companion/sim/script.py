@@ -27,7 +27,7 @@ from ..rules.presets import Preset
 from ..record import event_to_dict
 from .bots import BOTS
 from .layout import CardPose, Table, TableLayout
-from .room import DISTURBANCES, Bump, GlareSpot, Lamp, Prop, Room
+from .room import DISTURBANCES, Bump, Glare, Lamp, Prop, Room
 
 MISTAKES = ("skipped_number", "wrong_colour", "turn_over", "must_play_or_draw")
 
@@ -438,9 +438,9 @@ class _Disturbances:
         if len(room.glares) >= 2:
             return
         rx = float(rng.uniform(0.03, 0.07))
-        spot = GlareSpot(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8)), rx,
+        spot = Glare(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8)), rx,
                          rx * float(rng.uniform(0.4, 1)), float(rng.uniform(0, 180)), float(rng.uniform(0.4, 0.8)))
-        entry = self._record("glare", **spot.describe())
+        entry = self._record("glare", **{name: round(value, 3) for name, value in spot._asdict().items()})
         if rng.random() < 0.5:
             self.going.append((script.t_ms / 1000 + float(rng.uniform(5, 20)), entry, spot))
         script.room = replace(room, glares=room.glares + (spot,))
