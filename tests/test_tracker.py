@@ -135,3 +135,44 @@ def test_a_card_a_new_card_covers_in_part_lies_under_it_and_is_not_lifted():
     feed.quiet()
     assert laid(feed.events) == feed.events and [e.card for e in feed.events] == [R13]
     assert feed.events[0].on is None and R12 in tracker.covered
+
+
+def test_a_lamp_switched_on_lays_no_card_where_the_cards_are_read_under_other_names():
+    tracker = Tracker()
+    feed = Feed(tracker, {"G8": (100, 100), "R11": (300, 250)})
+    feed.quiet()
+    feed.events.clear()
+    del feed.table["G8"]
+    feed.table["Y8"] = (100, 100)  # the warm light makes the green 8 read as yellow
+    feed.moving(1)  # one frame changes all at once: no hand was there
+    feed.quiet()
+    assert feed.events == [] and Card.parse("G8") in tracker.settled
+    del feed.table["R11"]
+    feed.lay("R12", (300, 250))  # the lamp still on: the same misreading is still no card laid
+    feed.quiet()
+    assert [(e.card, e.on) for e in feed.events] == [(R12, R11)]
+    assert Card.parse("Y8") not in tracker.settled
+
+
+def test_a_card_laid_by_a_hand_in_a_settled_cards_place_is_laid():
+    feed = Feed(Tracker(), {"G8": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    del feed.table["G8"]
+    feed.lay("G9", (101, 100))  # laid squarely on the pile
+    feed.quiet()
+    assert [(e.card, e.on) for e in feed.events] == [(Card.parse("G9"), Card.parse("G8"))]
+
+
+
+def test_a_glare_spot_that_hides_a_card_for_a_while_takes_nothing_away():
+    tracker = Tracker()
+    feed = Feed(tracker, {"G18": (100, 100), "R11": (300, 250)})
+    feed.quiet()
+    feed.events.clear()
+    del feed.table["G18"]  # the spot appears: the 18 cannot be read
+    feed.moving(1)
+    feed.quiet()
+    feed.table["G16"] = (100, 100)  # a later look reads it as a 16
+    feed.quiet()
+    assert feed.events == [] and Card.parse("G18") in tracker.settled

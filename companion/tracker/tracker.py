@@ -13,13 +13,17 @@ The tracker turns that into table events:
   one whose centre lies under the new card and which is no longer seen. A settled card
   no longer seen that a new card covers only in part is taken to lie under it, not
   lifted (side by side, the next card hides a third of its neighbour).
-- **Lifted.** A settled card no longer seen after a movement was taken away (or is
-  hidden: the referee loop decides which). A covered card that shows again where it
-  lay is the one it had covered (``uncovered``), not a card laid. Without a movement
-  nothing goes away: a card not read on a still table is still there, only not read
-  this time.
+- **Lifted.** A settled card no longer seen after a hand's movement was taken away (or
+  is hidden: the referee loop decides which). A covered card that shows again where it
+  lay is the one it had covered (``uncovered``), not a card laid. Without a hand
+  nothing goes away: a card not read on a still table, or after a lamp or a glare
+  spot changed the picture, is still there, only not read this time.
 - **Moved.** A settled card read again somewhere else (a nudge, a camera bump) is the
   same card: its outline is updated, no event.
+- **Read anew.** Neither a still table nor a change too brief for a hand (``hand_ms``:
+  a lamp switched on, a glare spot, a bump) lays a card on another: a card read under a
+  new name where a settled card is no longer seen is that card read differently, and
+  keeps the name it settled with.
 - **Notices** when the table cannot be judged: no play area and no card in view for
   ``no_view_ms``, or no quiet table for ``busy_ms``; and when it can be judged again.
 
@@ -55,6 +59,9 @@ class TrackerSettings:
     # decision includes one more look at every place no card was read whole.
     quiet_frames: int = 3
     at_rest_share: float = 0.25  # a card moved less than this share of its width lies where it was seen
+    # the shortest a hand's visit changes the picture for: from a movement's first changed
+    # frame to its last (a frame lasts 100 ms at 10 fps)
+    hand_ms: int = 300
     no_view_ms: int = 2000
     busy_ms: int = 10000
 
@@ -102,6 +109,8 @@ class Tracker:
         self.decided = False  # has any quiet table been seen?
         self._first_seen: dict[Card, _Sighting] = {}
         self._quiet_at: int | None = None  # the last quiet reading's time
+        self._changed_at = 0  # the last changed reading's time
+        self._read_as: dict[Card, Card] = {}  # names settled cards were misread under
         self._view_lost_at: int | None = None
         self._notice: str | None = None  # the notice in force, if any
 
@@ -118,6 +127,8 @@ class Tracker:
         if reading.still_frames < self.settings.quiet_frames:
             if self.moving_since is None:
                 self.moving_since = t_ms
+            if reading.still_frames == 0:
+                self._changed_at = t_ms
             self._note_sightings(t_ms, seen)
             self._watch_busy(t_ms, events)
             return events
@@ -135,12 +146,15 @@ class Tracker:
         began = self.moving_since if moved else t_ms
         first_look = not self.decided
         events: list[TableEvent] = []
-        gone = [card for card in self.settled if card not in seen] if moved else []
+        hand = moved and self._changed_at - began >= self.settings.hand_ms
+        seen = self._read_anew(seen, hand)
+        gone = [card for card in self.settled if card not in seen] if hand else []
         new = [card for card in seen if card not in self.settled]
         back = [card for card in new if card in self.covered]  # seen before, covered since
         fresh = [card for card in new if card not in self.covered]
         for card in gone:
             outline = self.settled.pop(card)
+            self._read_as = {name: c for name, c in self._read_as.items() if c != card}
             under = next((c for c in back if contains(outline, centre(seen[c]))), None)
             if under is None and any(overlaps(seen[c], outline) for c in fresh):
                 # a card laid now lies on it, or on part of it (side by side, the next card
@@ -163,6 +177,27 @@ class Tracker:
         self.moving_since = None
         self.decided = True
         return events
+
+    def _read_anew(self, seen: dict[Card, Outline], hand: bool) -> dict[Card, Outline]:
+        """``seen`` with the settled cards read under another name given their names back.
+
+        Without a ``hand``, a card read under a new name where a settled card lies, and
+        that card no longer seen, is that card; the name it was read under is remembered
+        for it, so the same misreading later (the lamp still on) is no card laid either."""
+        unseen = [card for card in self.settled if card not in seen]
+        named: dict[Card, Outline] = {}
+        for card, outline in seen.items():
+            if card not in self.settled:
+                places = [c for c in unseen if same_place(self.settled[c], outline, self.settings.at_rest_share)]
+                same = self._read_as.get(card) if self._read_as.get(card) in places else None
+                if same is None and not hand and places:
+                    same = places[0]
+                    self._read_as[card] = same
+                if same is not None:
+                    unseen.remove(same)
+                    card = same
+            named[card] = outline
+        return named
 
     def _note_sightings(self, t_ms: int, seen: dict[Card, Outline]) -> None:
         """Remember where and since when each card not on the settled table lies."""
