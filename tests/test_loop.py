@@ -3,6 +3,7 @@ table hears after every move."""
 
 import pytest
 
+from companion.cards import Card
 from companion.loop import Journal, LoopError, LoopSettings, RefereeLoop
 from companion.record import check, read_objects, summary
 from companion.rules import Start
@@ -214,6 +215,27 @@ def test_back_takes_back_the_last_accepted_event():
     feed.press("back")
     assert heard.said() == [("draw", None, True), ("undo", None, True)]
     assert loop.game.drawn == 0
+
+
+def test_back_while_a_rejected_card_lies_asks_for_that_card_and_takes_nothing_back():
+    loop, feed, heard, _ = table()
+    opened(loop, feed, heard)
+    feed.lay("G11", place("G11", "mid"))
+    feed.quiet()
+    del feed.table["R11"]
+    feed.lay("G12", place("R11", "mid"))  # wrong colour
+    feed.quiet()
+    before = (loop.game.hand_sizes(), loop.game.table(), loop.game.current_player)
+    feed.press("back")
+    assert (loop.game.hand_sizes(), loop.game.table(), loop.game.current_player) == before
+    assert heard.notices[-1].kind == "lift_first" and heard.notices[-1].params == {"card": "G12"}
+    feed.moving(3)
+    del feed.table["G12"]
+    feed.table["R11"] = place("R11", "mid")
+    feed.moving(2)
+    feed.quiet()
+    feed.press("back")  # the rejected card is gone: BACK takes back the G11
+    assert heard.said()[-1] == ("undo", None, True) and not loop.game.on_table(Card.parse("G11"))
 
 
 def test_a_counted_card_that_goes_missing_raises_a_desync_notice_after_three_seconds_and_resyncs():

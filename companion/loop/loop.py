@@ -183,6 +183,11 @@ class RefereeLoop:
             return
         if question is not None:
             self._assume(t_ms)
+        if name == "back" and self._rejected:
+            # with a rejected card still lying, BACK means that card, not the last one counted
+            card = min(self._rejected, key=lambda c: c.code)
+            self._notice(Notice(t_ms, "lift_first", {"card": card.code}))
+            return
         self._judge(t_ms, "button", {"next": NEXT, "draw": DRAW, "back": UNDO}[name])
 
     def _assume(self, t_ms: int) -> None:

@@ -12,6 +12,7 @@ NOTICES: Mapping[str, tuple[str, str]] = {
     "assumed": ("{cards} darunter angenommen", "Assumed {cards} underneath"),
     "withdrawn": ("{card} zurückgenommen", "{card} taken back"),
     "taken_back": ("{card} zurückgenommen", "{card} taken back"),
+    "lift_first": ("Erst {card} wegnehmen", "Take {card} away first"),
     "desync": ("{rows}", "{rows}"),
     "in_sync": ("Tisch stimmt wieder", "The table matches again"),
     "no_view": ("Tisch nicht zu sehen", "Cannot see the table"),
