@@ -164,7 +164,6 @@ def test_a_card_laid_by_a_hand_in_a_settled_cards_place_is_laid():
     assert [(e.card, e.on) for e in feed.events] == [(Card.parse("G9"), Card.parse("G8"))]
 
 
-
 def test_a_glare_spot_that_hides_a_card_for_a_while_takes_nothing_away():
     tracker = Tracker()
     feed = Feed(tracker, {"G18": (100, 100), "R11": (300, 250)})

@@ -189,7 +189,8 @@ class Tracker:
         for card, outline in seen.items():
             if card not in self.settled:
                 places = [c for c in unseen if same_place(self.settled[c], outline, self.settings.at_rest_share)]
-                same = self._read_as.get(card) if self._read_as.get(card) in places else None
+                misread_for = self._read_as.get(card)
+                same = misread_for if misread_for in places else None
                 if same is None and not hand and places:
                     same = places[0]
                     self._read_as[card] = same
