@@ -25,12 +25,18 @@ class Reading:
     area: bool
     cards: tuple
     still_frames: int
+    changes: tuple | None = None  # where the frame changed: everywhere, unless a test says
 
 
 def outline(x: float, y: float, dx: float = 0.0) -> np.ndarray:
     w, h = CARD_PX
     return np.array([[x - w / 2 + dx, y - h / 2], [x + w / 2 + dx, y - h / 2],
                      [x + w / 2 + dx, y + h / 2], [x - w / 2 + dx, y + h / 2]])
+
+
+def box(left: float, top: float, right: float, bottom: float) -> np.ndarray:
+    """A changed region, as the stream reports one."""
+    return np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
 
 
 class Feed:
@@ -43,9 +49,9 @@ class Feed:
         self.table: dict[str, tuple[float, float]] = dict(places or {})  # card code -> centre
         self.events: list = []
 
-    def _reading(self, table, area=True) -> Reading:
+    def _reading(self, table, area=True, where=None) -> Reading:
         cards = tuple(Seen(Card.parse(code), outline(*xy)) for code, xy in table.items())
-        return Reading(area, cards, self.still)
+        return Reading(area, cards, self.still, where)
 
     def _frame(self, reading: Reading) -> None:
         if hasattr(self.target, "observe"):
@@ -59,11 +65,12 @@ class Feed:
             self.still += 1
             self._frame(self._reading(self.table))
 
-    def moving(self, frames: int = 5, shown: dict | None = None) -> None:
-        """Frames in which something moves (a hand): ``shown`` is what the reader sees meanwhile."""
+    def moving(self, frames: int = 5, shown: dict | None = None, where: tuple | None = None) -> None:
+        """Frames in which something moves (a hand): ``shown`` is what the reader sees meanwhile,
+        ``where`` the boxes (``box``) in which the picture changes (None: everywhere)."""
         for _ in range(frames):
             self.still = 0
-            self._frame(self._reading(self.table if shown is None else shown))
+            self._frame(self._reading(self.table if shown is None else shown, where=where))
 
     def lay(self, code: str, at: tuple[float, float], hidden_frames: int = 2) -> int:
         """A hand lays a card: it enters (the card not yet where it will lie), the card goes

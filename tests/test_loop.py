@@ -7,7 +7,7 @@ from companion.cards import Card
 from companion.loop import Journal, LoopError, LoopSettings, RefereeLoop
 from companion.record import check, read_objects, summary
 from companion.rules import Start
-from table_feed import Feed
+from table_feed import Feed, box
 
 PILES = {"low": 100, "mid": 170, "high": 240}  # x of a row's three piles
 ROW_Y = {"R": 100, "G": 220, "B": 340, "Y": 460}
@@ -196,6 +196,24 @@ def test_next_pressed_while_the_hand_still_leaves_counts_after_the_card():
     assert heard.said() == [("place", "R12", True), ("next", None, True)]
     assert heard.verdicts[0].player == "Ben" and touched < pressed
     assert loop.game.current_player == "Cem"
+
+
+def test_next_pressed_as_the_next_hand_reaches_in_counts_before_that_hands_card():
+    loop, feed, heard, _ = table()
+    opened(loop, feed, heard)
+    arm = (box(215, 50, 290, 600),)  # Ben's, from the bottom edge to red's high pile
+    feed.moving(4, where=arm)
+    feed.table["R12"] = place("R12", "high")
+    feed.moving(3, where=arm)
+    feed.moving(2, where=(box(0, 560, 400, 600),))  # Ben's hand leaving, Cem's arm coming in
+    feed.press("next")
+    pile = place("G11", "mid")
+    feed.moving(3, where=(box(0, pile[1] - 60, 400, 600),))  # Cem's hand over the green row
+    feed.table["G11"] = pile
+    feed.moving(3, where=(box(0, pile[1] - 60, 400, 600),))
+    feed.quiet()
+    assert heard.said() == [("place", "R12", True), ("next", None, True), ("place", "G11", True)]
+    assert [j.player for j in heard.verdicts] == ["Ben", "Ben", "Cem"]
 
 
 def test_a_press_on_a_quiet_table_counts_at_once_and_a_rejected_press_alerts_until_the_next_accepted_event():

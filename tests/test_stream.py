@@ -16,6 +16,7 @@ from companion.sim.camera import Camera
 from companion.sim.lighting import Lighting
 from companion.sim.render import SceneCamera, Scenery
 from companion.sim.script import Hand
+from companion.tracker.geometry import intersect, outline_of
 from companion.vision.markers import PLAY_AREA_MM
 from companion.vision.outlines import overlap
 from companion.vision.table_reader import SeenCard, TableReader, TableReading
@@ -86,6 +87,18 @@ def test_a_card_laid_on_a_pile_is_read_and_the_cards_far_from_it_are_not_read_ag
     assert stream.partial_reads == 1
     far = [seen for seen in before.cards if seen.card is not None and seen.card.code in {"B3", "B14", "G16"}]
     assert all(any(seen is kept for kept in after.cards) for seen in far)  # the very same readings
+
+
+def test_a_stream_says_where_each_frame_changed():
+    scene, stream = _camera(), StreamReader()
+    assert stream.read(_frame(scene, ROWS)).changes is None  # read whole: everywhere
+    assert stream.read(_frame(scene, ROWS)).changes == ()  # nothing changed
+    after = stream.read(_frame(scene, ROWS + (_pose("R6", 123, 331, -1),)))
+    r6 = next(seen.polygon for seen in after.cards if seen.card is not None and seen.card.code == "R6")
+    b14 = next(seen.polygon for seen in after.cards if seen.card is not None and seen.card.code == "B14")
+    assert after.changes and all(box.shape == (4, 2) for box in after.changes)
+    assert any(intersect(outline_of(box), outline_of(r6)) for box in after.changes)
+    assert not any(intersect(outline_of(box), outline_of(b14)) for box in after.changes)
 
 
 def test_a_card_taken_back_off_its_pile_shows_the_card_below():

@@ -3,7 +3,7 @@ nudges, a camera bump, and the notices when the table cannot be judged."""
 
 from companion.cards import Card
 from companion.tracker import Laid, Lifted, TableNotice, Tracker
-from table_feed import Feed, Reading, Seen, outline
+from table_feed import Feed, Reading, Seen, box, outline
 
 R11, R12, R13, G5 = (Card.parse(c) for c in ("R11", "R12", "R13", "G5"))
 
@@ -33,12 +33,13 @@ def test_a_card_laid_is_timed_from_when_it_was_first_seen_where_it_lies():
     feed = Feed(Tracker(), {"R11": (100, 100)})
     feed.quiet()
     feed.events.clear()
+    reached = feed.t
     touched = feed.lay("R12", (170, 100), hidden_frames=0)
     assert feed.events == []  # the hand is still there
     feed.quiet(0.2)
     assert feed.events == []  # two still frames are not yet a quiet table
     feed.quiet(0.1)
-    assert feed.events == [Laid(R12, touched, None)]
+    assert feed.events == [Laid(R12, touched, None, reached_ms=reached)]
 
 
 def test_a_card_laid_on_a_pile_names_the_card_it_covers_and_lifting_it_uncovers_that_card():
@@ -46,9 +47,10 @@ def test_a_card_laid_on_a_pile_names_the_card_it_covers_and_lifting_it_uncovers_
     feed.quiet()
     feed.events.clear()
     del feed.table["R12"]  # covered by R13
+    reached = feed.t
     feed.lay("R13", (172, 102))
     feed.quiet()
-    assert laid(feed.events) == [Laid(R13, laid(feed.events)[0].t_ms, R12)]
+    assert laid(feed.events) == [Laid(R13, laid(feed.events)[0].t_ms, R12, reached_ms=reached)]
     feed.events.clear()
     feed.moving(4)
     del feed.table["R13"]
@@ -93,6 +95,46 @@ def test_a_card_read_late_on_a_still_table_is_laid_when_it_is_read():
     feed.table["R12"] = (170, 100)
     feed.quiet(0.1)
     assert laid(feed.events) == [Laid(R12, feed.t - 100, None)]
+
+
+def test_a_card_read_as_the_hand_left_but_missed_by_the_quiet_read_is_still_laid():
+    feed = Feed(Tracker(), {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    feed.lay("R12", (170, 100))
+    feed.quiet(0.2)  # read in the last frames of the movement, the picture unchanged since
+    del feed.table["R12"]  # the first quiet frame's read misses it: no outline there at all
+    feed.quiet(0.1)
+    assert [e.card for e in laid(feed.events)] == [R12]
+    feed.quiet()  # still missed: nothing lifted without a hand
+    assert [type(e) for e in feed.events] == [Laid]
+
+
+def test_of_two_names_read_at_one_place_since_the_picture_changed_the_later_stands():
+    feed = Feed(Tracker(), {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    feed.lay("R18", (170, 100))  # a misread under the leaving hand
+    feed.quiet(0.1)
+    del feed.table["R18"]
+    feed.table["R12"] = (171, 100)
+    feed.quiet(0.1)
+    del feed.table["R12"]
+    feed.quiet(0.1)
+    assert [e.card for e in laid(feed.events)] == [R12]
+
+
+def test_a_card_is_reached_when_the_movement_first_changed_the_picture_where_it_lies():
+    feed = Feed(Tracker(), {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    feed.moving(3, where=(box(400, 400, 500, 500),))  # an arm comes in far from the piles
+    reached = feed.t
+    feed.moving(2, where=(box(400, 100, 500, 500), box(150, 60, 190, 90)))  # across a corner of R12's place
+    feed.table["R12"] = (170, 100)
+    feed.moving(3, where=(box(130, 50, 210, 150),))
+    feed.quiet()
+    assert laid(feed.events)[0].reached_ms == reached
 
 
 def test_a_card_that_goes_missing_after_a_movement_is_lifted():

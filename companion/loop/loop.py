@@ -94,16 +94,24 @@ class RefereeLoop:
         for event in self.tracker.observe(t_ms, reading):
             log.debug("%d ms: %s", t_ms, event)
             if isinstance(event, Laid):
+                self._press_deferred(before=event.reached_ms)
                 self._laid(event)
             elif isinstance(event, Lifted):
                 self._lifted(event)
             elif isinstance(event, TableNotice):
                 self._notice(Notice(event.t_ms, event.kind))
         if not self.tracker.moving:
-            deferred, self._deferred = self._deferred, []
-            for pressed, name in deferred:
-                self._press(pressed, name)
+            self._press_deferred()
             self._check_sync(t_ms)
+
+    def _press_deferred(self, before: int | None = None) -> None:
+        """Judge the buttons pressed while the table moved: all of them, or those pressed
+        no later than ``before``, the time a hand first reached where a card now lies (a card whose
+        place nothing had touched when NEXT was pressed is the next player's)."""
+        due = [press for press in self._deferred if before is None or press[0] <= before]
+        self._deferred = self._deferred[len(due):]  # presses are deferred in time order
+        for t_ms, name in due:
+            self._press(t_ms, name)
 
     def button(self, t_ms: int, name: str) -> None:
         """A short press of NEXT, DRAW or BACK."""

@@ -38,6 +38,20 @@ def overlaps(a: Outline, b: Outline) -> bool:
     return any(contains(b, p) for p in (*a, centre(a))) or any(contains(a, p) for p in (*b, centre(b)))
 
 
+def intersect(a: Outline, b: Outline) -> bool:
+    """Whether two convex outlines share any area (no line between their corners separates
+    them): a thin arm across a card touches it though no corner of either lies on the other."""
+    for shape in (a, b):
+        for i in range(4):
+            (x0, y0), (x1, y1) = shape[i], shape[(i + 1) % 4]
+            normal = (y0 - y1, x1 - x0)
+            on_a = [normal[0] * x + normal[1] * y for x, y in a]
+            on_b = [normal[0] * x + normal[1] * y for x, y in b]
+            if max(on_a) < min(on_b) or max(on_b) < min(on_a):
+                return False
+    return True
+
+
 def same_place(a: Outline, b: Outline, share: float) -> bool:
     """Whether two outlines lie in the same place: centres closer than ``share`` of a card's width."""
     return _distance(centre(a), centre(b)) <= share * min(short_side(a), short_side(b))

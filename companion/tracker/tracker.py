@@ -8,8 +8,13 @@ The tracker turns that into table events:
   its way down. A reading counts once ``quiet_frames`` frames in a row showed no change.
   A card carried over the table changes the picture every frame, so it is never laid.
 - **Laid.** A card read on a quiet table that was not on the settled table was laid.
+  Every frame since the picture last changed shows the same table, so a card read in any
+  of them counts as read, unless the quiet frame's read found an outline where it lay.
   Its time is the first frame in which it was read where it now lies (until then it was
-  on its way, or the hand hid it); ``on`` is the settled card it now covers, if any:
+  on its way, or the hand hid it); ``reached_ms`` is the first frame of the movement that
+  changed the picture where it lies (the stream says where each frame changed: a card
+  whose place nothing had touched when NEXT was pressed came after the press);
+  ``on`` is the settled card it now covers, if any:
   one whose centre lies under the new card and which is no longer seen. A settled card
   no longer seen that a new card covers only in part is taken to lie under it, not
   lifted (side by side, the next card hides a third of its neighbour).
@@ -37,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 from ..cards import Card
-from .geometry import Outline, centre, contains, outline_of, overlaps, same_place
+from .geometry import Outline, centre, contains, intersect, outline_of, overlaps, same_place
 
 
 class SeenCardLike(Protocol):
@@ -51,6 +56,7 @@ class ReadingLike(Protocol):
     area: bool
     cards: Sequence[SeenCardLike]
     still_frames: int
+    changes: Sequence[Sequence[Sequence[float]]] | None  # where the frame changed; None: everywhere
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,9 @@ class Laid:
     t_ms: int  # when it was first read where it lies
     on: Card | None = None  # the settled card it covers
     first_look: bool = False  # seen on the first quiet table: it may have lain there before
+    # when the movement first changed the picture where the card lies (the hand that laid it
+    # reaching there): a button pressed before that was pressed before the card came
+    reached_ms: int | None = None
     kind = "laid"
 
 
@@ -108,6 +117,8 @@ class Tracker:
         self.moving_since: int | None = None  # the start of a movement not yet decided
         self.decided = False  # has any quiet table been seen?
         self._first_seen: dict[Card, _Sighting] = {}
+        self._since_change: dict[Card, _Sighting] = {}  # every card read since the picture last changed
+        self._changes: list[tuple[int, list[Outline] | None]] = []  # a movement's frames: where each changed
         self._quiet_at: int | None = None  # the last quiet reading's time
         self._changed_at = 0  # the last changed reading's time
         self._read_as: dict[Card, Card] = {}  # names settled cards were misread under
@@ -124,6 +135,11 @@ class Tracker:
         seen = {c.card: outline_of(c.polygon) for c in reading.cards if c.card is not None}
         events: list[TableEvent] = []
         self._watch_view(t_ms, reading.area or bool(reading.cards), events)
+        if reading.still_frames == 0:
+            self._since_change = {}
+            where = reading.changes
+            self._changes.append((t_ms, None if where is None else [outline_of(box) for box in where]))
+        self._since_change.update((card, _Sighting(outline, t_ms)) for card, outline in seen.items())
         if reading.still_frames < self.settings.quiet_frames:
             if self.moving_since is None:
                 self.moving_since = t_ms
@@ -132,6 +148,7 @@ class Tracker:
             self._note_sightings(t_ms, seen)
             self._watch_busy(t_ms, events)
             return events
+        seen = self._with_earlier_reads(seen, [outline_of(c.polygon) for c in reading.cards])
         self._note_sightings(t_ms, seen)
         self._quiet_at = t_ms
         if self._notice == "busy":
@@ -167,16 +184,23 @@ class Tracker:
         for card in fresh:
             on = next((c for c in gone if c in self.covered and contains(seen[card], centre(self.covered[c]))), None)
             sighting = self._first_seen.get(card)
-            laid.append(Laid(card, sighting.t_ms if sighting is not None else t_ms, on, first_look))
+            laid.append(Laid(card, sighting.t_ms if sighting is not None else t_ms, on, first_look,
+                             self._reached(seen[card])))
         laid.sort(key=lambda event: event.t_ms)
         events.extend(laid)
         for card in back:
             del self.covered[card]
         self.settled.update(seen)  # new cards, and the new outlines of cards nudged or seen anew
         self._first_seen = {}
+        self._changes = []
         self.moving_since = None
         self.decided = True
         return events
+
+    def _reached(self, outline: Outline) -> int | None:
+        """The first frame of the movement that changed the picture where ``outline`` lies."""
+        return next((t_ms for t_ms, where in self._changes
+                     if where is None or any(intersect(box, outline) for box in where)), None)
 
     def _read_anew(self, seen: dict[Card, Outline], hand: bool) -> dict[Card, Outline]:
         """``seen`` with the settled cards read under another name given their names back.
@@ -199,6 +223,20 @@ class Tracker:
                     card = same
             named[card] = outline
         return named
+
+    def _with_earlier_reads(self, seen: dict[Card, Outline], outlines: list[Outline]) -> dict[Card, Outline]:
+        """``seen``, with the cards read in an earlier frame of the same picture (since it
+        last changed) where this frame's read found no outline at all: the picture is the
+        same, so the card still lies there; one read missing it is no evidence it went.
+        Of two names read at one place, the later stands."""
+        places = list(outlines)
+        seen = dict(seen)
+        for card, sighting in sorted(self._since_change.items(), key=lambda item: -item[1].t_ms):
+            if card in seen or any(contains(place, centre(sighting.outline)) for place in places):
+                continue
+            seen[card] = sighting.outline
+            places.append(sighting.outline)
+        return seen
 
     def _note_sightings(self, t_ms: int, seen: dict[Card, Outline]) -> None:
         """Remember where and since when each card not on the settled table lies."""

@@ -71,6 +71,7 @@ class StreamReader:
         self._px_per_mm: float | None = None
         self._cards: tuple = ()
         self._unscaled: np.ndarray | None = None  # no markers: the frame (shrunk) where no scale was had
+        self._where_changed: tuple[np.ndarray, ...] | None = None  # where the frame being read changed
 
     def reset(self) -> None:
         """Forget what was read: the next frame is read whole."""
@@ -81,12 +82,13 @@ class StreamReader:
         """The cards in the next frame, with ``still_frames``: how many frames in a row
         the table has shown no change (a tracker waits for a quiet table)."""
         view = self.reader.area.update(frame)
+        self._where_changed = None
         if not view.mapped:
             reading = self._read_without_markers(frame, view)
         else:
             self._unscaled = None
             reading = self._read_mapped(frame, view)
-        return dataclasses.replace(reading, still_frames=self._still)
+        return dataclasses.replace(reading, still_frames=self._still, changes=() if self._still else self._where_changed)
 
     def _read_without_markers(self, frame: np.ndarray, view: AreaView) -> TableReading:
         """A frame without markers (see the module docstring): read at the scale its cards
@@ -128,6 +130,7 @@ class StreamReader:
         self._still = 0
         self._changed = True
         scale = view.px_per_mm / THRESHOLDS.change_px_per_mm  # view pixels per picture pixel
+        self._where_changed = _boxes(changed, view, scale)
         distance = _distance_to(changed)
         reach = _within(distance, THRESHOLDS.change_reach_mm * THRESHOLDS.change_px_per_mm)
         touched = _within(distance, THRESHOLDS.change_touch_mm * THRESHOLDS.change_px_per_mm)
@@ -198,6 +201,18 @@ def _distance_to(mask: np.ndarray) -> np.ndarray:
 def _within(distance: np.ndarray, radius_px: float) -> np.ndarray:
     """uint8 mask (255) of the pixels at most ``radius_px`` from a marked one."""
     return cv2.threshold(distance, radius_px, 255, cv2.THRESH_BINARY_INV)[1].astype(np.uint8)
+
+
+def _boxes(mask: np.ndarray, view: AreaView, scale: float) -> tuple[np.ndarray, ...]:
+    """The boxes around the marked spots of ``mask`` (a picture of the view at 1/``scale``),
+    as 4 × 2 frame-pixel outlines."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    boxes = []
+    for left, top, width, height, _ in stats[1:count]:
+        corners = np.array([[left, top], [left + width, top], [left + width, top + height], [left, top + height]],
+                           np.float64)
+        boxes.append(view.view_to_frame(corners * scale - 0.5))  # pixel edges, not centres
+    return tuple(boxes)
 
 
 def _touches(polygon_frame: np.ndarray, mask: np.ndarray, view: AreaView, scale: float) -> bool:

@@ -85,6 +85,9 @@ class TableReading:
     # frames in a row, up to this one, in which the table showed no change (a stream's
     # reading; 0 where this frame changed, or was read on its own)
     still_frames: int = 0
+    # where this frame changed (a stream's reading): 4 × 2 frame-pixel boxes; None where the
+    # whole frame counts as changed (read on its own, or a new mapping)
+    changes: tuple[np.ndarray, ...] | None = None
 
 
 class TableReader:
