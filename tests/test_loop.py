@@ -216,6 +216,24 @@ def test_next_pressed_as_the_next_hand_reaches_in_counts_before_that_hands_card(
     assert [j.player for j in heard.verdicts] == ["Ben", "Ben", "Cem"]
 
 
+def test_a_counted_card_read_again_where_nothing_changed_does_not_move_a_press():
+    loop, feed, heard, _ = table()
+    opened(loop, feed, heard)
+    r11 = feed.table.pop("R11")
+    feed.moving(4, where=(box(0, 0, 640, 600),))  # a sleeve hides the 11 and leaves: not seen after it
+    feed.quiet()
+    feed.table["R11"] = r11  # read again in the next movement, which never touches its place
+    arm = (box(215, 50, 290, 600),)
+    feed.moving(4, where=arm)
+    feed.table["R12"] = place("R12", "high")
+    feed.moving(1, where=arm)
+    feed.press("next")  # while Ben's hand leaves
+    feed.moving(2, where=arm)
+    feed.quiet()
+    assert heard.said() == [("place", "R12", True), ("next", None, True)]
+    assert loop.game.current_player == "Cem"
+
+
 def test_a_press_on_a_quiet_table_counts_at_once_and_a_rejected_press_alerts_until_the_next_accepted_event():
     loop, feed, heard, _ = table()
     opened(loop, feed, heard)

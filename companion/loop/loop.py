@@ -94,7 +94,8 @@ class RefereeLoop:
         for event in self.tracker.observe(t_ms, reading):
             log.debug("%d ms: %s", t_ms, event)
             if isinstance(event, Laid):
-                self._press_deferred(before=event.reached_ms)
+                if event.reached_ms is not None:  # else a card read late: no movement reached it
+                    self._press_deferred(before=event.reached_ms)
                 self._laid(event)
             elif isinstance(event, Lifted):
                 self._lifted(event)
