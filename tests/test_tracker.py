@@ -137,6 +137,30 @@ def test_a_card_is_reached_when_the_movement_first_changed_the_picture_where_it_
     assert laid(feed.events)[0].reached_ms == reached
 
 
+def test_a_glare_spot_during_a_hand_elsewhere_lifts_nothing():
+    feed = Feed(Tracker(), {"R11": (100, 100), "G5": (300, 250)})
+    feed.quiet()
+    feed.events.clear()
+    arm = box(60, 40, 140, 600)  # over R11's pile, taken off and put back
+    feed.moving(3, where=(arm,))
+    feed.moving(1, where=(arm, box(280, 230, 320, 270)))  # a glare spot appears on G5 ...
+    del feed.table["G5"]  # ... which is not read under it any more
+    feed.moving(3, where=(arm,))
+    feed.quiet()
+    assert feed.events == []
+
+
+def test_a_card_under_a_hand_that_can_no_longer_be_read_is_not_lifted():
+    tracker = Tracker()
+    feed = Feed(tracker, {"R11": (100, 100), "G5": (300, 250)})
+    feed.quiet()
+    feed.moving(5)
+    feed.events.clear()
+    unreadable = Reading(True, (Seen(R11, outline(100, 100)), Seen(None, outline(301, 252))), 3)
+    feed.events.extend(tracker.observe(feed.t, unreadable))
+    assert feed.events == [] and G5 in tracker.settled
+
+
 def test_a_card_that_goes_missing_after_a_movement_is_lifted():
     feed = Feed(Tracker(), {"R11": (100, 100), "R12": (170, 100)})
     feed.quiet()

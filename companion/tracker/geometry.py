@@ -38,6 +38,12 @@ def overlaps(a: Outline, b: Outline) -> bool:
     return any(contains(b, p) for p in (*a, centre(a))) or any(contains(a, p) for p in (*b, centre(b)))
 
 
+def bounds(outline: Outline) -> tuple[float, float, float, float]:
+    """left, top, right, bottom"""
+    xs, ys = [x for x, _ in outline], [y for _, y in outline]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def intersect(a: Outline, b: Outline) -> bool:
     """Whether two convex outlines share any area (no line between their corners separates
     them): a thin arm across a card touches it though no corner of either lies on the other."""

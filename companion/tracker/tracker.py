@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 from ..cards import Card
-from .geometry import Outline, centre, contains, intersect, outline_of, overlaps, same_place
+from .geometry import Outline, bounds, centre, contains, intersect, outline_of, overlaps, same_place
 
 
 class SeenCardLike(Protocol):
@@ -118,9 +118,11 @@ class Tracker:
         self.decided = False  # has any quiet table been seen?
         self._first_seen: dict[Card, _Sighting] = {}
         self._since_change: dict[Card, _Sighting] = {}  # every card read since the picture last changed
-        self._changes: list[tuple[int, list[Outline] | None]] = []  # a movement's frames: where each changed
+        # a movement's changed frames: where each changed (outlines with their bounds; None: everywhere)
+        self._changes: list[tuple[int, list[tuple[Outline, tuple[float, float, float, float]]] | None]] = []
         self._quiet_at: int | None = None  # the last quiet reading's time
         self._changed_at = 0  # the last changed reading's time
+        self._hand = False  # does the movement being decided look like a hand's?
         self._read_as: dict[Card, Card] = {}  # names settled cards were misread under
         self._view_lost_at: int | None = None
         self._notice: str | None = None  # the notice in force, if any
@@ -137,8 +139,8 @@ class Tracker:
         self._watch_view(t_ms, reading.area or bool(reading.cards), events)
         if reading.still_frames == 0:
             self._since_change = {}
-            where = reading.changes
-            self._changes.append((t_ms, None if where is None else [outline_of(box) for box in where]))
+            where = None if reading.changes is None else [outline_of(box) for box in reading.changes]
+            self._changes.append((t_ms, None if where is None else [(box, bounds(box)) for box in where]))
         self._since_change.update((card, _Sighting(outline, t_ms)) for card, outline in seen.items())
         if reading.still_frames < self.settings.quiet_frames:
             if self.moving_since is None:
@@ -149,23 +151,27 @@ class Tracker:
             self._watch_busy(t_ms, events)
             return events
         seen = self._with_earlier_reads(seen, [outline_of(c.polygon) for c in reading.cards])
+        unread = [outline_of(c.polygon) for c in reading.cards if c.card is None]
         self._note_sightings(t_ms, seen)
         self._quiet_at = t_ms
         if self._notice == "busy":
             self._set_notice("clear", t_ms, events)
         if self.moving_since is not None or not self.decided or set(seen) - set(self.settled):
-            events.extend(self._decide(t_ms, seen))
+            events.extend(self._decide(t_ms, seen, unread))
         return events
 
     # ------------------------------------------------------------------ decisions
-    def _decide(self, t_ms: int, seen: dict[Card, Outline]) -> list[TableEvent]:
+    def _decide(self, t_ms: int, seen: dict[Card, Outline], unread: list[Outline]) -> list[TableEvent]:
+        """``unread``: the outlines this frame's read could not read."""
         moved = self.moving_since is not None
         began = self.moving_since if moved else t_ms
         first_look = not self.decided
         events: list[TableEvent] = []
-        hand = moved and self._changed_at - began >= self.settings.hand_ms
-        seen = self._read_anew(seen, hand)
-        gone = [card for card in self.settled if card not in seen] if hand else []
+        self._hand = moved and self._changed_at - began >= self.settings.hand_ms
+        seen = self._read_anew(seen)
+        # a card whose place shows an outline that cannot be read is still there, unread
+        gone = [card for card, outline in self.settled.items() if card not in seen and self._hand_over(outline)
+                and not any(same_place(outline, other, self.settings.at_rest_share) for other in unread)]
         new = [card for card in seen if card not in self.settled]
         back = [card for card in new if card in self.covered]  # seen before, covered since
         fresh = [card for card in new if card not in self.covered]
@@ -197,12 +203,27 @@ class Tracker:
         self.decided = True
         return events
 
+    def _touched(self, outline: Outline) -> list[int]:
+        """The times of the movement's frames that changed the picture where ``outline`` lies."""
+        left, top, right, bottom = bounds(outline)
+        times = []
+        for t_ms, where in self._changes:
+            if where is None or any(b[0] <= right and b[2] >= left and b[1] <= bottom and b[3] >= top
+                                    and intersect(box, outline) for box, b in where):
+                times.append(t_ms)
+        return times
+
     def _reached(self, outline: Outline) -> int | None:
         """The first frame of the movement that changed the picture where ``outline`` lies."""
-        return next((t_ms for t_ms, where in self._changes
-                     if where is None or any(intersect(box, outline) for box in where)), None)
+        return next(iter(self._touched(outline)), None)
 
-    def _read_anew(self, seen: dict[Card, Outline], hand: bool) -> dict[Card, Outline]:
+    def _hand_over(self, outline: Outline) -> bool:
+        """Whether a hand was over ``outline`` in this movement: the picture kept changing
+        for ``hand_ms``, and where the outline lies in more than one frame (a lamp switched
+        on, a glare spot or a bump changes a place once, a hand comes and goes)."""
+        return self._hand and len(self._touched(outline)) >= 2
+
+    def _read_anew(self, seen: dict[Card, Outline]) -> dict[Card, Outline]:
         """``seen`` with the settled cards read under another name given their names back.
 
         Without a ``hand``, a card read under a new name where a settled card lies, and
@@ -215,7 +236,7 @@ class Tracker:
                 places = [c for c in unseen if same_place(self.settled[c], outline, self.settings.at_rest_share)]
                 misread_for = self._read_as.get(card)
                 same = misread_for if misread_for in places else None
-                if same is None and not hand and places:
+                if same is None and places and not self._hand_over(self.settled[places[0]]):
                     same = places[0]
                     self._read_as[card] = same
                 if same is not None:
