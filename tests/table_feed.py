@@ -47,10 +47,12 @@ class Feed:
         self.t = 0
         self.still = 0
         self.table: dict[str, tuple[float, float]] = dict(places or {})  # card code -> centre
+        self.unreadable: set[str] = set()  # cards on the table the reader sees as outlines only
         self.events: list = []
 
     def _reading(self, table, area=True, where=None) -> Reading:
-        cards = tuple(Seen(Card.parse(code), outline(*xy)) for code, xy in table.items())
+        cards = tuple(Seen(None if code in self.unreadable else Card.parse(code), outline(*xy))
+                      for code, xy in table.items())
         return Reading(area, cards, self.still, where)
 
     def _frame(self, reading: Reading) -> None:

@@ -234,6 +234,38 @@ def test_a_counted_card_read_again_where_nothing_changed_does_not_move_a_press()
     assert loop.game.current_player == "Cem"
 
 
+def test_next_while_a_card_just_laid_cannot_be_read_waits_for_it_and_accuses_no_one():
+    loop, feed, heard, _ = table()
+    opened(loop, feed, heard)
+    feed.unreadable.add("R12")  # a cup on its corner
+    feed.lay("R12", place("R12", "high"))
+    feed.quiet()
+    feed.press("next")
+    feed.quiet()
+    assert heard.said() == [] and heard.kinds() == ["unread"]
+    feed.lay("G11", place("G11", "mid"))  # Cem's card, while the 12 still cannot be read
+    feed.quiet()
+    assert heard.said() == []
+    feed.unreadable.clear()  # the cup taken away
+    feed.moving(1)
+    feed.quiet()
+    assert heard.said() == [("place", "R12", True), ("next", None, True), ("place", "G11", True)]
+    assert [j.player for j in heard.verdicts] == ["Ben", "Ben", "Cem"]
+
+
+def test_next_held_for_an_unread_card_is_judged_as_it_stands_after_ten_seconds():
+    loop, feed, heard, _ = table()
+    opened(loop, feed, heard)
+    feed.unreadable.add("R12")
+    feed.lay("R12", place("R12", "high"))
+    feed.quiet()
+    feed.press("next")
+    feed.quiet(9.5)
+    assert heard.said() == []
+    feed.quiet(1)
+    assert heard.said() == [("next", None, "must_play_or_draw")]
+
+
 def test_a_press_on_a_quiet_table_counts_at_once_and_a_rejected_press_alerts_until_the_next_accepted_event():
     loop, feed, heard, _ = table()
     opened(loop, feed, heard)

@@ -161,6 +161,27 @@ def test_a_card_under_a_hand_that_can_no_longer_be_read_is_not_lifted():
     assert feed.events == [] and G5 in tracker.settled
 
 
+def test_a_card_laid_that_cannot_be_read_is_kept_in_mind_and_keeps_its_hands_time_when_read():
+    tracker = Tracker()
+    feed = Feed(tracker, {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    feed.unreadable.add("R12")  # a cup on its corner
+    reached = feed.t
+    feed.lay("R12", (170, 100))
+    feed.quiet()
+    assert laid(feed.events) == [] and len(tracker.unread_laid) == 1
+    feed.lay("G5", (300, 250))  # another hand, elsewhere: the outline is still kept in mind
+    feed.quiet()
+    assert len(tracker.unread_laid) == 1
+    feed.events.clear()
+    feed.unreadable.clear()  # the cup taken away
+    feed.moving(1)
+    feed.quiet()
+    assert [(e.card, e.reached_ms) for e in laid(feed.events)] == [(R12, reached)]
+    assert tracker.unread_laid == ()
+
+
 def test_a_card_that_goes_missing_after_a_movement_is_lifted():
     feed = Feed(Tracker(), {"R11": (100, 100), "R12": (170, 100)})
     feed.quiet()

@@ -47,6 +47,9 @@ class LoopError(ValueError):
 class LoopSettings:
     tracker: TrackerSettings = field(default_factory=TrackerSettings)
     desync_ms: int = 3000
+    # how long NEXT without a card counted waits, while a card a hand laid cannot be read,
+    # for that card to be read (a cup taken off its corner, the card straightened)
+    unread_wait_ms: int = 10000
 
 
 @dataclass
@@ -76,6 +79,8 @@ class RefereeLoop:
         self.tracker = Tracker(self.settings.tracker)
         self.now = 0
         self._deferred: list[tuple[int, str]] = []  # buttons pressed while the table moved
+        # NEXT held while a card laid could not be read, and everything after it, in order
+        self._held: list[tuple[int, str | Laid]] = []
         self._accepted: list[Event] = []  # what BACK and a lifted card may take back
         self._rejected: set[Card] = set()  # rejected cards still lying on the table
         self._alert: tuple[str, Card | None] | None = None  # (error code, the card it is about)
@@ -96,13 +101,19 @@ class RefereeLoop:
             if isinstance(event, Laid):
                 if event.reached_ms is not None:  # else a card read late: no movement reached it
                     self._press_deferred(before=event.reached_ms)
-                self._laid(event)
+                if self._held:
+                    self._held.append((event.t_ms if event.reached_ms is None else event.reached_ms, event))
+                else:
+                    self._laid(event)
             elif isinstance(event, Lifted):
                 self._lifted(event)
             elif isinstance(event, TableNotice):
                 self._notice(Notice(event.t_ms, event.kind))
         if not self.tracker.moving:
             self._press_deferred()
+            if self._held and (not self.tracker.unread_laid
+                               or t_ms - self._held[0][0] >= self.settings.unread_wait_ms):
+                self._release_held()
             self._check_sync(t_ms)
 
     def _press_deferred(self, before: int | None = None) -> None:
@@ -131,6 +142,8 @@ class RefereeLoop:
         for pressed, name in self._deferred:
             self._press(pressed, name)
         self._deferred = []
+        if self._held:
+            self._release_held()
         if self._question is not None:
             self._assume(t_ms)
 
@@ -181,7 +194,13 @@ class RefereeLoop:
                 and last.on is event.uncovered)
 
     # ------------------------------------------------------------------ buttons
-    def _press(self, t_ms: int, name: str) -> None:
+    def _press(self, t_ms: int, name: str, release: bool = False) -> None:
+        if self._held or (name == "next" and not release and self.tracker.unread_laid and self._next_refused()):
+            # the player may have laid the card that cannot be read: wait for it, do not accuse
+            if not self._held:
+                self._notice(Notice(t_ms, "unread"))
+            self._held.append((t_ms, name))
+            return
         question = self._question
         if question is not None and name in ("next", "back") and t_ms >= question.asked_ms:
             self._question = None
@@ -198,6 +217,25 @@ class RefereeLoop:
             self._notice(Notice(t_ms, "lift_first", {"card": card.code}))
             return
         self._judge(t_ms, "button", {"next": NEXT, "draw": DRAW, "back": UNDO}[name])
+
+    def _next_refused(self) -> bool:
+        """Whether NEXT now would be refused because the player has neither laid nor drawn
+        (tried and taken back, as ``Game.hidden_reading`` tries a card)."""
+        game = self.game
+        verdict = game.next()
+        if verdict.ok:
+            game.undo()
+        return not verdict.ok and verdict.code.value == "must_play_or_draw"
+
+    def _release_held(self) -> None:
+        """Judge what waited, in the order it happened: a card counts before a press made
+        after a hand first reached its place."""
+        held, self._held = sorted(self._held, key=lambda item: (item[0], isinstance(item[1], Laid))), []
+        for t_ms, item in held:
+            if isinstance(item, Laid):
+                self._laid(item)
+            else:
+                self._press(t_ms, item, release=True)
 
     def _assume(self, t_ms: int) -> None:
         question, self._question = self._question, None

@@ -13,6 +13,7 @@ NOTICES: Mapping[str, tuple[str, str]] = {
     "withdrawn": ("{card} zurückgenommen", "{card} taken back"),
     "taken_back": ("{card} zurückgenommen", "{card} taken back"),
     "lift_first": ("Erst {card} wegnehmen", "Take {card} away first"),
+    "unread": ("Karte nicht erkannt: bitte gerade hinlegen", "Card not recognised: please lay it straight"),
     "desync": ("{rows}", "{rows}"),
     "in_sync": ("Tisch stimmt wieder", "The table matches again"),
     "no_view": ("Tisch nicht zu sehen", "Cannot see the table"),

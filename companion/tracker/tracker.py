@@ -115,6 +115,9 @@ class Tracker:
         self.settled: dict[Card, Outline] = {}
         self.covered: dict[Card, Outline] = {}  # cards another card was laid on, where they lay
         self.moving_since: int | None = None  # the start of a movement not yet decided
+        # outlines a hand left where no card is read (a card laid that cannot be read, e.g.
+        # a cup on its corner), each with when the hand first reached it; kept while they lie unread
+        self.unread_laid: tuple[tuple[Outline, int | None], ...] = ()
         self.decided = False  # has any quiet table been seen?
         self._first_seen: dict[Card, _Sighting] = {}
         self._since_change: dict[Card, _Sighting] = {}  # every card read since the picture last changed
@@ -190,18 +193,34 @@ class Tracker:
         for card in fresh:
             on = next((c for c in gone if c in self.covered and contains(seen[card], centre(self.covered[c]))), None)
             sighting = self._first_seen.get(card)
+            # a card read where a hand had left an outline that could not be read is the card
+            # that hand laid, whenever it is read
+            reached = next((when for outline, when in self.unread_laid
+                            if same_place(outline, seen[card], self.settings.at_rest_share)), None)
             laid.append(Laid(card, sighting.t_ms if sighting is not None else t_ms, on, first_look,
-                             self._reached(seen[card])))
+                             reached if reached is not None else self._reached(seen[card])))
         laid.sort(key=lambda event: event.t_ms)
         events.extend(laid)
         for card in back:
             del self.covered[card]
+        self.unread_laid = self._still_unread(seen, unread)
         self.settled.update(seen)  # new cards, and the new outlines of cards nudged or seen anew
         self._first_seen = {}
         self._changes = []
         self.moving_since = None
         self.decided = True
         return events
+
+    def _still_unread(self, seen: dict[Card, Outline], unread: list[Outline]) -> tuple:
+        """The outlines a hand left that still lie unread: those of earlier movements that
+        this read still finds unread, and those this movement's hand touched."""
+        share = self.settings.at_rest_share
+        kept = [(outline, when) for outline, when in self.unread_laid
+                if any(same_place(outline, other, share) for other in unread)]
+        kept += [(outline, self._reached(outline)) for outline in unread if self._hand_over(outline)
+                 and not any(same_place(outline, other, share) for other, _ in kept)]
+        return tuple((outline, when) for outline, when in kept
+                     if not any(same_place(outline, other, share) for other in seen.values()))
 
     def _touched(self, outline: Outline) -> list[int]:
         """The times of the movement's frames that changed the picture where ``outline`` lies."""
