@@ -74,14 +74,14 @@ class Feed:
             self.still = 0
             self._frame(self._reading(self.table if shown is None else shown, where=where))
 
-    def lay(self, code: str, at: tuple[float, float], hidden_frames: int = 2) -> int:
+    def lay(self, code: str, at: tuple[float, float], hidden_frames: int = 2, where: tuple | None = None) -> int:
         """A hand lays a card: it enters (the card not yet where it will lie), the card goes
         down under the hand, the hand leaves. Returns the time the card touched the table."""
-        self.moving(4)
+        self.moving(4, where=where)
         touched = self.t
-        self.moving(hidden_frames)  # the hand covers the card
+        self.moving(hidden_frames, where=where)  # the hand covers the card
         self.table[code] = at
-        self.moving(3)
+        self.moving(3, where=where)
         return touched
 
     def lift(self, code: str) -> None:

@@ -243,7 +243,8 @@ def test_next_while_a_card_just_laid_cannot_be_read_waits_for_it_and_accuses_no_
     feed.press("next")
     feed.quiet()
     assert heard.said() == [] and heard.kinds() == ["unread"]
-    feed.lay("G11", place("G11", "mid"))  # Cem's card, while the 12 still cannot be read
+    pile = place("G11", "mid")  # Cem's card, while the 12 still cannot be read
+    feed.lay("G11", pile, where=(box(pile[0] - 40, pile[1] - 60, pile[0] + 40, 600),))
     feed.quiet()
     assert heard.said() == []
     feed.unreadable.clear()  # the cup taken away

@@ -171,7 +171,7 @@ def test_a_card_laid_that_cannot_be_read_is_kept_in_mind_and_keeps_its_hands_tim
     feed.lay("R12", (170, 100))
     feed.quiet()
     assert laid(feed.events) == [] and len(tracker.unread_laid) == 1
-    feed.lay("G5", (300, 250))  # another hand, elsewhere: the outline is still kept in mind
+    feed.lay("G5", (300, 250), where=(box(260, 190, 340, 600),))  # a hand elsewhere: still kept in mind
     feed.quiet()
     assert len(tracker.unread_laid) == 1
     feed.events.clear()
@@ -180,6 +180,22 @@ def test_a_card_laid_that_cannot_be_read_is_kept_in_mind_and_keeps_its_hands_tim
     feed.quiet()
     assert [(e.card, e.reached_ms) for e in laid(feed.events)] == [(R12, reached)]
     assert tracker.unread_laid == ()
+
+
+def test_a_card_read_where_an_unread_one_lay_after_another_hand_was_there_has_that_hands_time():
+    tracker = Tracker()
+    feed = Feed(tracker, {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    feed.unreadable.add("R12")
+    feed.lay("R12", (170, 100))
+    feed.quiet()
+    del feed.table["R12"]
+    feed.unreadable.clear()
+    reached = feed.t
+    feed.lay("R13", (171, 101))  # laid on the pile the unread 12 tops, and read
+    feed.quiet()
+    assert [(e.card, e.reached_ms) for e in laid(feed.events)] == [(R13, reached)]
 
 
 def test_a_card_that_goes_missing_after_a_movement_is_lifted():

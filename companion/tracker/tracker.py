@@ -194,9 +194,10 @@ class Tracker:
             on = next((c for c in gone if c in self.covered and contains(seen[card], centre(self.covered[c]))), None)
             sighting = self._first_seen.get(card)
             # a card read where a hand had left an outline that could not be read is the card
-            # that hand laid, whenever it is read
+            # that hand laid, whenever it is read (unless a hand has been there since)
             reached = next((when for outline, when in self.unread_laid
-                            if same_place(outline, seen[card], self.settings.at_rest_share)), None)
+                            if same_place(outline, seen[card], self.settings.at_rest_share)
+                            and not self._hand_over(outline)), None)
             laid.append(Laid(card, sighting.t_ms if sighting is not None else t_ms, on, first_look,
                              reached if reached is not None else self._reached(seen[card])))
         laid.sort(key=lambda event: event.t_ms)
@@ -213,10 +214,11 @@ class Tracker:
 
     def _still_unread(self, seen: dict[Card, Outline], unread: list[Outline]) -> tuple:
         """The outlines a hand left that still lie unread: those of earlier movements that
-        this read still finds unread, and those this movement's hand touched."""
+        this read still finds unread where no hand has been since, and those this movement's
+        hand touched."""
         share = self.settings.at_rest_share
-        kept = [(outline, when) for outline, when in self.unread_laid
-                if any(same_place(outline, other, share) for other in unread)]
+        kept = [(outline, when) for outline, when in self.unread_laid if not self._hand_over(outline)
+                and any(same_place(outline, other, share) for other in unread)]
         kept += [(outline, self._reached(outline)) for outline in unread if self._hand_over(outline)
                  and not any(same_place(outline, other, share) for other, _ in kept)]
         return tuple((outline, when) for outline, when in kept
