@@ -198,6 +198,21 @@ def test_a_card_read_where_an_unread_one_lay_after_another_hand_was_there_has_th
     assert [(e.card, e.reached_ms) for e in laid(feed.events)] == [(R13, reached)]
 
 
+def test_side_by_side_the_part_of_a_covered_card_left_in_view_is_no_card_laid():
+    feed = Feed(Tracker(), {"G11": (100, 100)})
+    feed.quiet()
+    for number, x in ((12, 120), (13, 140)):  # each laid a third of a card further right
+        del feed.table[f"G{number - 1}"]  # the card it covers in part is read no more
+        feed.lay(f"G{number}", (x, 100))
+        feed.quiet()
+    feed.events.clear()
+    del feed.table["G13"]
+    feed.lay("G14", (160, 100))
+    feed.table["G1"] = (101, 100)  # the 1 of the 11 left in view, read as a card of its own
+    feed.quiet()
+    assert [e.card for e in laid(feed.events)] == [Card.parse("G14")]
+
+
 def test_a_card_that_goes_missing_after_a_movement_is_lifted():
     feed = Feed(Tracker(), {"R11": (100, 100), "R12": (170, 100)})
     feed.quiet()
