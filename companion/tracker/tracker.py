@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 from ..cards import Card
-from .geometry import Outline, bounds, centre, contains, intersect, outline_of, overlaps, same_place
+from .geometry import Outline, beside, bounds, centre, contains, intersect, outline_of, overlaps, same_place
 
 
 class SeenCardLike(Protocol):
@@ -260,12 +260,11 @@ class Tracker:
             if card not in self.settled:
                 if card not in self.covered and self._shows_covered(card, outline, seen):
                     continue
-                beside = any(overlaps(other, outline) and not same_place(other, outline, share)
-                             for name, other in fresh.items() if name is not card)
+                next_to = any(beside(other, outline) for name, other in fresh.items() if name is not card)
                 places = [c for c in unseen if same_place(self.settled[c], outline, share)]
                 misread_for = self._read_as.get(card)
                 same = misread_for if misread_for in places else None
-                if same is None and places and (beside or not self._hand_over(self.settled[places[0]])):
+                if same is None and places and (next_to or not self._hand_over(self.settled[places[0]])):
                     same = places[0]
                     self._read_as[card] = same
                 if same is not None:
@@ -279,9 +278,10 @@ class Tracker:
         it, is the part of the covered card left in view (side by side, the 1 of the 11
         under the 12 and 13). On a pile the covered cards lie in the same place."""
         share = self.settings.at_rest_share
-        others = [other for name, other in (*seen.items(), *self.covered.items()) if name is not card]
-        return any(same_place(under, outline, share) for under in self.covered.values()) and any(
-            overlaps(other, outline) and not same_place(other, outline, share) for other in others)
+        others = [other for name, other in (*seen.items(), *self.settled.items(), *self.covered.items())
+                  if name is not card]
+        return (any(same_place(under, outline, share) for under in self.covered.values())
+                and any(beside(other, outline) for other in others))
 
     def _with_earlier_reads(self, seen: dict[Card, Outline], outlines: list[Outline]) -> dict[Card, Outline]:
         """``seen``, with the cards read in an earlier frame of the same picture (since it
