@@ -213,6 +213,18 @@ def test_side_by_side_the_part_of_a_covered_card_left_in_view_is_no_card_laid():
     assert [e.card for e in laid(feed.events)] == [Card.parse("G14")]
 
 
+def test_cards_laid_on_a_pile_touching_the_next_pile_are_laid():
+    feed = Feed(Tracker(), {"R11": (100, 100)})
+    feed.quiet()
+    feed.events.clear()
+    for number, x in ((12, 158), (13, 160), (14, 157)):  # the high pile touches the 11's
+        if number > 12:
+            del feed.table[f"R{number - 1}"]  # covered by the card laid on it
+        feed.lay(f"R{number}", (x, 101))
+        feed.quiet()
+    assert [e.card.code for e in laid(feed.events)] == ["R12", "R13", "R14"]
+
+
 def test_a_card_that_goes_missing_after_a_movement_is_lifted():
     feed = Feed(Tracker(), {"R11": (100, 100), "R12": (170, 100)})
     feed.quiet()
