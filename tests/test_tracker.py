@@ -150,17 +150,6 @@ def test_a_glare_spot_during_a_hand_elsewhere_lifts_nothing():
     assert feed.events == []
 
 
-def test_a_card_under_a_hand_that_can_no_longer_be_read_is_not_lifted():
-    tracker = Tracker()
-    feed = Feed(tracker, {"R11": (100, 100), "G5": (300, 250)})
-    feed.quiet()
-    feed.moving(5)
-    feed.events.clear()
-    unreadable = Reading(True, (Seen(R11, outline(100, 100)), Seen(None, outline(301, 252))), 3)
-    feed.events.extend(tracker.observe(feed.t, unreadable))
-    assert feed.events == [] and G5 in tracker.settled
-
-
 def test_a_card_laid_that_cannot_be_read_is_kept_in_mind_and_keeps_its_hands_time_when_read():
     tracker = Tracker()
     feed = Feed(tracker, {"R11": (100, 100)})
@@ -196,21 +185,6 @@ def test_a_card_read_where_an_unread_one_lay_after_another_hand_was_there_has_th
     feed.lay("R13", (171, 101))  # laid on the pile the unread 12 tops, and read
     feed.quiet()
     assert [(e.card, e.reached_ms) for e in laid(feed.events)] == [(R13, reached)]
-
-
-def test_side_by_side_the_part_of_a_covered_card_left_in_view_is_no_card_laid():
-    feed = Feed(Tracker(), {"G11": (100, 100)})
-    feed.quiet()
-    for number, x in ((12, 120), (13, 140)):  # each laid a third of a card further right
-        del feed.table[f"G{number - 1}"]  # the card it covers in part is read no more
-        feed.lay(f"G{number}", (x, 100))
-        feed.quiet()
-    feed.events.clear()
-    del feed.table["G13"]
-    feed.lay("G14", (160, 100))
-    feed.table["G1"] = (101, 100)  # the 1 of the 11 left in view, read as a card of its own
-    feed.quiet()
-    assert [e.card for e in laid(feed.events)] == [Card.parse("G14")]
 
 
 def test_cards_laid_on_a_pile_touching_the_next_pile_are_laid():

@@ -80,7 +80,7 @@ class RefereeLoop:
         self.now = 0
         self._deferred: list[tuple[int, str]] = []  # buttons pressed while the table moved
         # NEXT held while a card laid could not be read, and everything after it, in order
-        self._held: list[tuple[int, str | Laid]] = []
+        self._held: list[tuple[int, str | Laid | Lifted]] = []
         self._accepted: list[Event] = []  # what BACK and a lifted card may take back
         self._rejected: set[Card] = set()  # rejected cards still lying on the table
         self._alert: tuple[str, Card | None] | None = None  # (error code, the card it is about)
@@ -106,7 +106,10 @@ class RefereeLoop:
                 else:
                     self._laid(event)
             elif isinstance(event, Lifted):
-                self._lifted(event)
+                if self._held:
+                    self._held.append((event.t_ms, event))
+                else:
+                    self._lifted(event)
             elif isinstance(event, TableNotice):
                 self._notice(Notice(event.t_ms, event.kind))
         if not self.tracker.moving:
@@ -195,11 +198,8 @@ class RefereeLoop:
 
     # ------------------------------------------------------------------ buttons
     def _press(self, t_ms: int, name: str, release: bool = False) -> None:
-        if self._held or (name == "next" and not release and self.tracker.unread_laid and self._next_refused()):
-            # the player may have laid the card that cannot be read: wait for it, do not accuse
-            if not self._held:
-                self._notice(Notice(t_ms, "unread"))
-            self._held.append((t_ms, name))
+        if self._held:
+            self._held.append((t_ms, name))  # after a held NEXT: judged in order, when it is
             return
         question = self._question
         if question is not None and name in ("next", "back") and t_ms >= question.asked_ms:
@@ -216,6 +216,11 @@ class RefereeLoop:
             card = min(self._rejected, key=lambda c: c.code)
             self._notice(Notice(t_ms, "lift_first", {"card": card.code}))
             return
+        if name == "next" and not release and self.tracker.unread_laid and self._next_refused():
+            # the player may have laid the card that cannot be read: wait for it, do not accuse
+            self._notice(Notice(t_ms, "unread"))
+            self._held.append((t_ms, name))
+            return
         self._judge(t_ms, "button", {"next": NEXT, "draw": DRAW, "back": UNDO}[name])
 
     def _next_refused(self) -> bool:
@@ -230,10 +235,12 @@ class RefereeLoop:
     def _release_held(self) -> None:
         """Judge what waited, in the order it happened: a card counts before a press made
         after a hand first reached its place."""
-        held, self._held = sorted(self._held, key=lambda item: (item[0], isinstance(item[1], Laid))), []
+        held, self._held = sorted(self._held, key=lambda item: (item[0], not isinstance(item[1], str))), []
         for t_ms, item in held:
             if isinstance(item, Laid):
                 self._laid(item)
+            elif isinstance(item, Lifted):
+                self._lifted(item)
             else:
                 self._press(t_ms, item, release=True)
 

@@ -58,14 +58,6 @@ def intersect(a: Outline, b: Outline) -> bool:
     return True
 
 
-def beside(a: Outline, b: Outline) -> bool:
-    """Whether one of two outlines covers part of the other, as neighbours in a fanned row
-    do: centres between a quarter and three quarters of a card's width apart (a card on a
-    pile lies nearer, piles side by side touch at most at their edges)."""
-    width = min(short_side(a), short_side(b))
-    return 0.25 * width <= _distance(centre(a), centre(b)) <= 0.75 * width
-
-
 def same_place(a: Outline, b: Outline, share: float) -> bool:
     """Whether two outlines lie in the same place: centres closer than ``share`` of a card's width."""
     return _distance(centre(a), centre(b)) <= share * min(short_side(a), short_side(b))

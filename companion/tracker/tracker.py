@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 from ..cards import Card
-from .geometry import Outline, beside, bounds, centre, contains, intersect, outline_of, overlaps, same_place
+from .geometry import Outline, bounds, centre, contains, intersect, outline_of, overlaps, same_place
 
 
 class SeenCardLike(Protocol):
@@ -172,9 +172,7 @@ class Tracker:
         events: list[TableEvent] = []
         self._hand = moved and self._changed_at - began >= self.settings.hand_ms
         seen = self._read_anew(seen)
-        # a card whose place shows an outline that cannot be read is still there, unread
-        gone = [card for card, outline in self.settled.items() if card not in seen and self._hand_over(outline)
-                and not any(same_place(outline, other, self.settings.at_rest_share) for other in unread)]
+        gone = [card for card, outline in self.settled.items() if card not in seen and self._hand_over(outline)]
         new = [card for card in seen if card not in self.settled]
         back = [card for card in new if card in self.covered]  # seen before, covered since
         fresh = [card for card in new if card not in self.covered]
@@ -248,23 +246,18 @@ class Tracker:
         """``seen`` with the settled cards read under another name given their names back.
 
         A card read under a new name where a settled card lies, and that card no longer
-        seen, is that card when no hand was over it, or when a card laid now beside it
-        covers part of it (side by side, a 13 with its 3 hidden by the 14 reads as a 1);
-        the name it was read under is remembered for it, so the same misreading later (the
-        lamp still on) is no card laid either."""
+        seen, is that card when no hand was over it; the name it was read under is
+        remembered for it, so the same misreading later (the lamp still on) is no card laid
+        either."""
         share = self.settings.at_rest_share
         unseen = [card for card in self.settled if card not in seen]
-        fresh = {card: outline for card, outline in seen.items() if card not in self.settled}
         named: dict[Card, Outline] = {}
         for card, outline in seen.items():
             if card not in self.settled:
-                if card not in self.covered and self._shows_covered(card, outline, seen):
-                    continue
-                next_to = any(beside(other, outline) for name, other in fresh.items() if name is not card)
                 places = [c for c in unseen if same_place(self.settled[c], outline, share)]
                 misread_for = self._read_as.get(card)
                 same = misread_for if misread_for in places else None
-                if same is None and places and (next_to or not self._hand_over(self.settled[places[0]])):
+                if same is None and places and not self._hand_over(self.settled[places[0]]):
                     same = places[0]
                     self._read_as[card] = same
                 if same is not None:
@@ -272,16 +265,6 @@ class Tracker:
                     card = same
             named[card] = outline
         return named
-
-    def _shows_covered(self, card: Card, outline: Outline, seen: dict[Card, Outline]) -> bool:
-        """Whether a card read where a covered card lies, overlapping another card beside
-        it, is the part of the covered card left in view (side by side, the 1 of the 11
-        under the 12 and 13). On a pile the covered cards lie in the same place."""
-        share = self.settings.at_rest_share
-        others = [other for name, other in (*seen.items(), *self.settled.items(), *self.covered.items())
-                  if name is not card]
-        return (any(same_place(under, outline, share) for under in self.covered.values())
-                and any(beside(other, outline) for other in others))
 
     def _with_earlier_reads(self, seen: dict[Card, Outline], outlines: list[Outline]) -> dict[Card, Outline]:
         """``seen``, with the cards read in an earlier frame of the same picture (since it
