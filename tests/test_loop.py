@@ -254,6 +254,19 @@ def test_next_while_a_card_just_laid_cannot_be_read_waits_for_it_and_accuses_no_
     assert [j.player for j in heard.verdicts] == ["Ben", "Ben", "Cem"]
 
 
+def test_next_answering_a_question_is_an_answer_even_while_a_card_lies_unread():
+    loop, feed, heard, _ = table()
+    opened(loop, feed, heard)
+    feed.unreadable.add("G5")
+    feed.lay("G5", (400, 220))  # something a hand left that cannot be read
+    feed.lay("R13", place("R13", "high"))  # R12 and R13 in one reach: only R13 shows
+    feed.quiet()
+    assert heard.kinds() == ["question"]
+    feed.press("next")  # yes
+    assert heard.said() == [("place", "R12", True), ("place", "R13", True)]
+    assert heard.kinds() == ["question", "answered"]
+
+
 def test_next_held_for_an_unread_card_is_judged_as_it_stands_after_ten_seconds():
     loop, feed, heard, _ = table()
     opened(loop, feed, heard)
