@@ -142,9 +142,7 @@ class RefereeLoop:
         """The end of the input: buttons still waiting are judged, an open question takes
         the legal reading."""
         self.now = max(self.now, t_ms)
-        for pressed, name in self._deferred:
-            self._press(pressed, name)
-        self._deferred = []
+        self._press_deferred()
         if self._held:
             self._release_held()
         if self._question is not None:

@@ -137,10 +137,12 @@ class Tracker:
 
     def observe(self, t_ms: int, reading: ReadingLike) -> list[TableEvent]:
         """The table events one reading decides (most readings decide nothing)."""
-        seen = {c.card: outline_of(c.polygon) for c in reading.cards if c.card is not None}
+        outlines = [(c.card, outline_of(c.polygon)) for c in reading.cards]
+        seen = {card: outline for card, outline in outlines if card is not None}
         events: list[TableEvent] = []
         self._watch_view(t_ms, reading.area or bool(reading.cards), events)
         if reading.still_frames == 0:
+            self._changed_at = t_ms
             self._since_change = {}
             where = None if reading.changes is None else [outline_of(box) for box in reading.changes]
             self._changes.append((t_ms, None if where is None else [(box, bounds(box)) for box in where]))
@@ -148,13 +150,11 @@ class Tracker:
         if reading.still_frames < self.settings.quiet_frames:
             if self.moving_since is None:
                 self.moving_since = t_ms
-            if reading.still_frames == 0:
-                self._changed_at = t_ms
             self._note_sightings(t_ms, seen)
             self._watch_busy(t_ms, events)
             return events
-        seen = self._with_earlier_reads(seen, [outline_of(c.polygon) for c in reading.cards])
-        unread = [outline_of(c.polygon) for c in reading.cards if c.card is None]
+        seen = self._with_earlier_reads(seen, [outline for _, outline in outlines])
+        unread = [outline for card, outline in outlines if card is None]
         self._note_sightings(t_ms, seen)
         self._quiet_at = t_ms
         if self._notice == "busy":
