@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
-RUNTIME = ("rules", "vision", "sim", "cards", "record", "report", "fonts", "tracker", "loop", "device")
+RUNTIME = ("rules", "vision", "sim", "cards", "record", "report", "fonts", "tracker", "loop", "device", "ui", "demo")
 
 
 def _module_name(path: Path) -> str:
@@ -72,9 +72,13 @@ def test_the_loop_knows_the_rules_and_the_tracker_but_no_camera_reader_or_device
     assert _stages_imported_by("loop") <= {"cards", "rules", "record", "tracker"}
 
 
+def test_the_screens_know_no_hardware_camera_or_tracker():
+    assert _stages_imported_by("ui") <= {"cards", "rules", "loop", "fonts"}
+
+
 def test_no_stage_before_the_loop_knows_of_it():
     for stage in ("cards", "rules", "vision", "tracker", "record"):
-        assert not {"loop", "device"} & _stages_imported_by(stage), stage
+        assert not {"loop", "device", "ui"} & _stages_imported_by(stage), stage
 
 
 def test_nothing_in_the_runtime_imports_the_lab():

@@ -1,8 +1,15 @@
-"""The companion's hardware and its stand-ins: camera backends, buttons, buzzer, display.
+"""The companion's hardware and its stand-ins, each behind a small interface passed in.
 
-Today: the episode backend (frames and button presses recorded in a folder). The Pi's
-camera, GPIO buttons, buzzer and OLED come with issue 52, each behind the same kind of
-small interface, so the loop never knows which it talks to.
+- ``buttons``: NEXT, DRAW and BACK on GPIO pins (gpiozero ``Button``): short presses,
+  NEXT held for the menu, DRAW held to count up fast.
+- ``buzzer``: the sound patterns of ``companion.ui.sounds`` (gpiozero ``TonalBuzzer`` or
+  ``Buzzer``), muted or at a volume.
+- ``display``: the 128×64 OLED (luma.oled SSD1306 or SH1106 over I²C, luma's ``dummy``).
+- ``feedback``: the referee loop's outputs as the screen and the sounds.
+- ``episode``: an episode folder as camera and buttons (replays, tests, the demo).
+
+Pin factories are passed in (gpiozero's ``MockFactory`` in the tests), nothing is opened
+at import time, and gpiozero and luma are imported only where a device is made.
 """
 
 from .episode import Episode, EpisodeError

@@ -37,9 +37,11 @@ class Reader(Protocol):
     def read(self, frame: np.ndarray): ...
 
 
-def run(inputs: Iterable[FrameIn | ButtonIn], reader: Reader, loop: RefereeLoop) -> int:
+def run(inputs: Iterable[FrameIn | ButtonIn], reader: Reader, loop: RefereeLoop,
+        on_frame: Callable[[int, np.ndarray], None] | None = None) -> int:
     """Feed every input to the loop in order, then finish it; returns the frames skipped
-    because they could not be decoded (a camera's hiccup, a damaged file)."""
+    because they could not be decoded (a camera's hiccup, a damaged file). ``on_frame``
+    sees each picture after the loop has judged it (the demo films the table with it)."""
     skipped = 0
     last = 0
     for item in inputs:
@@ -53,5 +55,7 @@ def run(inputs: Iterable[FrameIn | ButtonIn], reader: Reader, loop: RefereeLoop)
             log.warning("frame %s at %d ms cannot be decoded: skipped", item.name or "?", item.t_ms)
             continue
         loop.frame(item.t_ms, reader.read(picture))
+        if on_frame is not None:
+            on_frame(item.t_ms, picture)
     loop.finish(last)
     return skipped

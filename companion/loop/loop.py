@@ -87,6 +87,7 @@ class RefereeLoop:
         self._question: _Question | None = None
         self._mismatch_since: int | None = None
         self._desync_shown = False
+        outputs.state(self.view())  # the screen before the first card: whose turn, every hand
 
     @property
     def game(self):
@@ -280,7 +281,7 @@ class RefereeLoop:
         return GameView(self.now, game.current_player, game.hand_sizes(), game.stock,
                         {colour.letter: row for colour, row in game.rows().items()}, game.drawn, game.over,
                         game.winner_name, self._alert[0] if self._alert else None,
-                        (self._question.hidden.code,) if self._question else None)
+                        (self._question.hidden.code,) if self._question else None, game.preset.draw_limit)
 
     # ------------------------------------------------------------------ desync
     def _check_sync(self, t_ms: int) -> None:

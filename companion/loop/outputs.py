@@ -64,6 +64,7 @@ class GameView:
     winner: str | None
     alert: str | None  # the error code of a rejection still in force
     question: tuple[str, ...] | None  # the cards asked about ("Rot 12 darunter?")
+    draw_limit: int = 3  # how many cards a turn may draw (the preset's)
 
 
 class Outputs(Protocol):
