@@ -8,6 +8,7 @@ in time order (``inputs.py``).
 from .inputs import ButtonIn, FrameIn, run
 from .loop import BUTTONS, LoopError, LoopSettings, RefereeLoop
 from .outputs import Fanout, GameView, Journal, JsonLines, Judged, Notice, Outputs
+from .penalties import PenaltyEntry, PenaltyView
 
 __all__ = ["BUTTONS", "ButtonIn", "Fanout", "FrameIn", "GameView", "Journal", "JsonLines", "Judged", "LoopError",
-           "LoopSettings", "Notice", "Outputs", "RefereeLoop", "run"]
+           "LoopSettings", "Notice", "Outputs", "PenaltyEntry", "PenaltyView", "RefereeLoop", "run"]

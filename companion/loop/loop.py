@@ -34,8 +34,10 @@ from ..rules import DRAW, NEXT, UNDO, Event, Place, Referee, Start, Undo, Verdic
 from ..tracker import Laid, Lifted, TableNotice, Tracker, TrackerSettings
 from ..tracker.tracker import ReadingLike
 from .outputs import GameView, Judged, Notice, Outputs
+from .penalties import PenaltyEntry
 
 BUTTONS = ("next", "draw", "back")
+HELD = ("draw_repeat",)  # DRAW held: counts up by tens while penalty points are entered
 log = logging.getLogger(__package__)
 
 
@@ -77,6 +79,7 @@ class RefereeLoop:
         self.outputs = outputs
         outputs.verdict(Judged(0, 0, "setup", start, verdict, None, self.game.current_player))
         self.tracker = Tracker(self.settings.tracker)
+        self._entry = PenaltyEntry(self.game)
         self.now = 0
         self._deferred: list[tuple[int, str]] = []  # buttons pressed while the table moved
         # NEXT held while a card laid could not be read, and everything after it, in order
@@ -130,9 +133,9 @@ class RefereeLoop:
             self._press(t_ms, name)
 
     def button(self, t_ms: int, name: str) -> None:
-        """A short press of NEXT, DRAW or BACK."""
-        if name not in BUTTONS:
-            raise ValueError(f"unknown button {name!r}: expected one of {', '.join(BUTTONS)}")
+        """A short press of NEXT, DRAW or BACK, or DRAW held (``draw_repeat``)."""
+        if name not in BUTTONS + HELD:
+            raise ValueError(f"unknown button {name!r}: expected one of {', '.join(BUTTONS + HELD)}")
         self.now = max(self.now, t_ms)
         if self.tracker.moving and self.tracker.decided:
             self._deferred.append((t_ms, name))
@@ -197,6 +200,11 @@ class RefereeLoop:
 
     # ------------------------------------------------------------------ buttons
     def _press(self, t_ms: int, name: str, release: bool = False) -> None:
+        if self.game.over:
+            self._enter_penalty(t_ms, name)
+            return
+        if name in HELD:
+            return  # DRAW held during a turn draws nothing: a draw is a short press
         if self._held:
             self._held.append((t_ms, name))  # after a held NEXT: judged in order, when it is
             return
@@ -221,6 +229,14 @@ class RefereeLoop:
             self._held.append((t_ms, name))
             return
         self._judge(t_ms, "button", {"next": NEXT, "draw": DRAW, "back": UNDO}[name])
+
+    def _enter_penalty(self, t_ms: int, name: str) -> None:
+        event = self._entry.press(name)
+        if event is None:
+            self.outputs.state(self.view())
+        elif self._judge(t_ms, "button", event).ok:
+            self._entry.entered()
+            self.outputs.state(self.view())
 
     def _next_refused(self) -> bool:
         """Whether NEXT now would be refused because the player has neither laid nor drawn
@@ -281,7 +297,8 @@ class RefereeLoop:
         return GameView(self.now, game.current_player, game.hand_sizes(), game.stock,
                         {colour.letter: row for colour, row in game.rows().items()}, game.drawn, game.over,
                         game.winner_name, self._alert[0] if self._alert else None,
-                        (self._question.hidden.code,) if self._question else None, game.preset.draw_limit)
+                        (self._question.hidden.code,) if self._question else None, game.preset.draw_limit,
+                        self._entry.view(), dict(game.penalties))
 
     # ------------------------------------------------------------------ desync
     def _check_sync(self, t_ms: int) -> None:

@@ -13,6 +13,7 @@ from typing import IO, Protocol
 
 from ..record import event_to_dict
 from ..rules import Event, Verdict
+from .penalties import PenaltyView
 from .texts import notice_message
 
 
@@ -65,6 +66,8 @@ class GameView:
     alert: str | None  # the error code of a rejection still in force
     question: tuple[str, ...] | None  # the cards asked about ("Rot 12 darunter?")
     draw_limit: int = 3  # how many cards a turn may draw (the preset's)
+    penalty: PenaltyView | None = None  # penalty points being entered, once the game is over
+    penalties: dict[str, int] = field(default_factory=dict)  # the points entered so far
 
 
 class Outputs(Protocol):

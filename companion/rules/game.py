@@ -234,6 +234,16 @@ class Game:
         self.turns += 1
         return ACCEPTED
 
+    def penalty_bounds(self, player: str) -> tuple[int, int, int]:
+        """``(cards, least, most)``: how many cards ``player`` holds and the fewest and
+        most points those cards can be worth (the cards not on the table)."""
+        count = self.hands[self._seat[player]]
+        off_table = self._off_table()
+        return count, sum(off_table[:count]), sum(off_table[len(off_table) - count:])
+
+    def _off_table(self) -> list[int]:
+        return sorted(c.number for c in self.deck if not self.masks[c.row] & c.bit)
+
     def penalty(self, player: str, points: int) -> Verdict:
         seat = self._seat.get(player)
         if seat is None:
@@ -248,12 +258,10 @@ class Game:
             if points:
                 return reject("penalty_winner", player=player)
         else:
-            count = self.hands[seat]
-            off_table = sorted(c.number for c in self.deck if not self.masks[c.row] & c.bit)
-            low, high = sum(off_table[:count]), sum(off_table[len(off_table) - count :])
+            count, low, high = self.penalty_bounds(player)
             if not low <= points <= high:
                 return reject("penalty_range", player=player, count=count, low=low, high=high, points=points)
-            if not _sum_reachable(off_table, count, points):
+            if not _sum_reachable(self._off_table(), count, points):
                 return reject("penalty_impossible", count=count, points=points)
         self._save()
         self.penalties[player] = points

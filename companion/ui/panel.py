@@ -12,7 +12,7 @@ table, the end of the game, whose turn it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from PIL import Image
 
@@ -42,7 +42,6 @@ class Panel:
     view: GameView | None = None
     rejection: Judged | None = None  # the last rejected move, shown while the loop's alert stands
     table_notice: Notice | None = None  # a notice about the table still in force
-    penalties: dict[str, int] = field(default_factory=dict)
 
     # ------------------------------------------------------------ the loop's outputs
     def verdict(self, judged: Judged) -> str | None:
@@ -83,6 +82,10 @@ class Panel:
             return screens.turn(None, {}, 0, 0, 0, lang)
         if view.question:
             return screens.question(join_names([Card.parse(c) for c in view.question], lang), lang)
+        if view.penalty is not None:
+            entry = view.penalty
+            return screens.penalty(entry.player, entry.points, entry.cards, entry.least, entry.most,
+                                   self._penalty_problem(), lang)
         if self.rejection is not None and view.alert is not None:
             return self._rejection_image()
         if self.table_notice is not None:
@@ -90,8 +93,18 @@ class Panel:
             title = _TITLES[kind][0 if lang == "de" else 1]
             return screens.message(title, self.table_notice.message(lang).split("; "))
         if view.over:
-            return screens.game_over(view.winner, self.penalties, lang)
+            return screens.game_over(view.winner, view.penalties, lang)
         return screens.turn(view.current, view.hands, view.stock, view.drawn, view.draw_limit, lang)
+
+    def _penalty_problem(self) -> str | None:
+        """Why the number entered last was refused, in a few words, while that stands."""
+        judged = self.rejection
+        if judged is None or self.view.alert is None or judged.verdict.code is not ErrorCode.BAD_PENALTY:
+            return None
+        params = judged.verdict.params
+        if judged.verdict.reason == "penalty_range":
+            return word("penalty_range", self.lang, low=params["low"], high=params["high"])
+        return word("penalty_impossible", self.lang, points=judged.event.points)
 
     def _rejection_image(self) -> Image.Image:
         judged, lang = self.rejection, self.lang

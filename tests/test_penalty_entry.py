@@ -1,0 +1,83 @@
+"""Penalty points entered with the buttons once a game is over: DRAW +1, DRAW held +10,
+BACK -1, NEXT enters; the referee refuses what the player's cards cannot be worth, and
+the screen says so."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.device.display import Screen, open_display
+from companion.device.feedback import Feedback
+from companion.loop import RefereeLoop
+from companion.rules import Penalty, Start, get_preset
+from companion.sim.simulate import make_bots, play_game
+from companion.ui import Panel, screens
+
+PLAYERS = ("Anna", "Ben", "Cem")
+
+
+@pytest.fixture
+def ended():
+    """A loop whose game the bots have played to its end; the true penalties."""
+    record = []
+    play_game(get_preset("classic"), PLAYERS, make_bots(["sensible"], PLAYERS, random.Random(5)), random.Random(5),
+              0, record)
+    display = open_display("dummy")
+    loop = RefereeLoop(Start(PLAYERS, "classic"), Feedback(Panel("de"), Screen(display)))
+    for event in record:
+        if not isinstance(event, Penalty):
+            assert loop.referee.push(event).ok
+    assert loop.game.over
+    loop.outputs.state(loop.view())  # as after the winning card's verdict
+    return loop, display, {e.player: e.points for e in record if isinstance(e, Penalty)}
+
+
+def enter(loop, points: int, t_ms: int = 0) -> None:
+    for _ in range(points // 10):
+        loop.button(t_ms, "draw_repeat")
+    for _ in range(points % 10):
+        loop.button(t_ms, "draw")
+    loop.button(t_ms, "next")
+
+
+def test_each_non_winner_enters_their_points_in_seat_order(ended):
+    loop, display, truth = ended
+    for name in [p for p in PLAYERS if p in truth]:
+        cards, least, most = loop.game.penalty_bounds(name)
+        assert display.image.tobytes() == screens.penalty(name, 0, cards, least, most).tobytes()
+        enter(loop, truth[name])
+    assert loop.game.penalties == truth and loop.game.penalties_complete
+    assert display.image.tobytes() == screens.game_over(loop.game.winner_name, truth, "de").tobytes()
+
+
+def test_back_takes_a_point_off_but_never_below_zero(ended):
+    loop, display, truth = ended
+    name = next(p for p in PLAYERS if p in truth)
+    cards, least, most = loop.game.penalty_bounds(name)
+    loop.button(0, "back")
+    loop.button(0, "draw_repeat")
+    loop.button(0, "draw")
+    loop.button(0, "back")
+    assert display.image.tobytes() == screens.penalty(name, 10, cards, least, most).tobytes()
+
+
+def test_a_number_the_cards_cannot_be_worth_is_refused_and_can_be_corrected(ended):
+    loop, display, truth = ended
+    name = next(p for p in PLAYERS if p in truth)
+    cards, least, most = loop.game.penalty_bounds(name)
+    enter(loop, most + 1)
+    assert name not in loop.game.penalties
+    problem = f"Nur {least} bis {most} möglich"
+    assert display.image.tobytes() == screens.penalty(name, most + 1, cards, least, most, problem).tobytes()
+    for _ in range(most + 1 - truth[name]):
+        loop.button(0, "back")
+    loop.button(0, "next")
+    assert loop.game.penalties[name] == truth[name]
+
+
+def test_holding_draw_during_a_turn_draws_nothing():
+    loop = RefereeLoop(Start(PLAYERS, "classic"), Feedback(Panel("de")))
+    loop.button(0, "draw_repeat")
+    assert loop.game.drawn == 0
