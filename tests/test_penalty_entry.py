@@ -81,3 +81,14 @@ def test_holding_draw_during_a_turn_draws_nothing():
     loop = RefereeLoop(Start(PLAYERS, "classic"), Feedback(Panel("de")))
     loop.button(0, "draw_repeat")
     assert loop.game.drawn == 0
+
+
+def test_next_once_every_penalty_is_in_starts_the_sessions_next_game(ended):
+    loop, display, truth = ended
+    for name in [p for p in PLAYERS if p in truth]:
+        enter(loop, truth[name])
+    loop.button(0, "next")
+    session = loop.referee.session
+    assert len(session.games) == 2 and not loop.game.over and loop.game.penalties == {}
+    assert session.totals() == {name: truth.get(name, 0) for name in PLAYERS}
+    assert display.image.tobytes() == screens.turn(None, loop.game.hand_sizes(), loop.game.stock, 0, 3).tobytes()

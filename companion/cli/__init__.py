@@ -9,7 +9,7 @@ import argparse
 import logging
 import sys
 
-from . import bench, demo, game, replay, table, vision
+from . import bench, demo, game, replay, run, table, vision
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="diagnostics written to standard error (default WARNING); "
                         "under systemd they go to the journal")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (demo, game, replay, bench, table, vision):
+    for module in (demo, run, game, replay, bench, table, vision):
         module.add_commands(commands)
     return parser
 

@@ -64,6 +64,10 @@ class Episode:
     def duration_ms(self) -> int:
         return self.frame_time(len(self.frames))
 
+    def picture(self, index: int) -> np.ndarray | None:
+        """Frame ``index`` decoded (None where it cannot be)."""
+        return _picture(self.frames[index])
+
     def inputs(self) -> Iterator[FrameIn | ButtonIn]:
         """Frames and presses in time order; a press at a frame's time comes first (the
         frame shows what followed the press)."""

@@ -77,10 +77,15 @@ class RefereeLoop:
         if not verdict.ok:
             raise LoopError(verdict.message("en"))
         self.outputs = outputs
+        self.start = start
         outputs.verdict(Judged(0, 0, "setup", start, verdict, None, self.game.current_player))
+        self.now = 0
+        self._begin()
+
+    def _begin(self) -> None:
+        """A fresh table for the game just started."""
         self.tracker = Tracker(self.settings.tracker)
         self._entry = PenaltyEntry(self.game)
-        self.now = 0
         self._deferred: list[tuple[int, str]] = []  # buttons pressed while the table moved
         # NEXT held while a card laid could not be read, and everything after it, in order
         self._held: list[tuple[int, str | Laid | Lifted]] = []
@@ -90,7 +95,7 @@ class RefereeLoop:
         self._question: _Question | None = None
         self._mismatch_since: int | None = None
         self._desync_shown = False
-        outputs.state(self.view())  # the screen before the first card: whose turn, every hand
+        self.outputs.state(self.view())  # the screen before the first card: whose turn, every hand
 
     @property
     def game(self):
@@ -141,6 +146,12 @@ class RefereeLoop:
             self._deferred.append((t_ms, name))
         else:
             self._press(t_ms, name)
+
+    def look_again(self) -> None:
+        """The camera was away (play went on with the buttons): what lies on the table when
+        it is back is taken as it is, not as cards laid now; the desync check names what
+        differs from the count."""
+        self.tracker = Tracker(self.settings.tracker)
 
     def finish(self, t_ms: int) -> None:
         """The end of the input: buttons still waiting are judged, an open question takes
@@ -231,12 +242,27 @@ class RefereeLoop:
         self._judge(t_ms, "button", {"next": NEXT, "draw": DRAW, "back": UNDO}[name])
 
     def _enter_penalty(self, t_ms: int, name: str) -> None:
+        if name == "next" and self.game.penalties_complete:
+            self._next_game(t_ms)
+            return
         event = self._entry.press(name)
         if event is None:
             self.outputs.state(self.view())
         elif self._judge(t_ms, "button", event).ok:
             self._entry.entered()
             self.outputs.state(self.view())
+
+    def _next_game(self, t_ms: int) -> None:
+        """NEXT once every penalty is in: the session's next game (its deciding game, where
+        the leaders tied and the rules say so), or a new session once this one is over."""
+        session = self.referee.session
+        players = tuple(session.playoff_pending or session.players) if not session.over else session.players
+        start = Start(players, self.start.rules, self.start.options)
+        verdict = self.referee.push(start)
+        self.outputs.verdict(Judged(t_ms, self.now, "button", start, verdict, None, self.game.current_player))
+        if verdict.ok:
+            self.opener = None  # who opens this game only the first card tells
+            self._begin()
 
     def _next_refused(self) -> bool:
         """Whether NEXT now would be refused because the player has neither laid nor drawn

@@ -19,6 +19,8 @@ NOTICES: Mapping[str, tuple[str, str]] = {
     "no_view": ("Tisch nicht zu sehen", "Cannot see the table"),
     "busy": ("Tisch kommt nicht zur Ruhe", "The table does not come to rest"),
     "clear": ("Tisch wieder zu sehen", "The table is in view again"),
+    "no_camera": ("Kamera fehlt: weiter mit den Tasten", "No camera: play on with the buttons"),
+    "camera_back": ("Kamera wieder da", "The camera is back"),
 }
 _EXPECTED = ("{colour}: {numbers} erwartet", "{colour}: {numbers} expected")
 _NOTHING = ("{colour}: keine Karte erwartet", "{colour}: no card expected")

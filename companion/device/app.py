@@ -1,0 +1,157 @@
+"""The device put together from its config: ``elfer run`` builds an :class:`App` and runs it.
+
+The hardware it cannot reach it does without, and says so: no display, it logs and
+beeps; no buzzer, it is silent; no camera, the buttons track the turn until pictures
+come. Without buttons there is no play, except from an episode, whose recorded presses
+stand in for them. The pin factory is gpiozero's default (``GPIOZERO_PIN_FACTORY``;
+tests set ``Device.pin_factory`` to a ``MockFactory``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..loop import Fanout, Journal, RefereeLoop
+from ..rules import Start
+from ..ui import Panel
+from .buttons import ButtonPanel, ButtonSettings
+from .camera import open_camera
+from .config import Config
+from .display import DisplayError, Screen, open_display
+from .feedback import Feedback
+from .runner import Runner
+
+log = logging.getLogger(__package__)
+
+
+class SetupError(RuntimeError):
+    """The device cannot start: the episode, the profile or the buttons are missing."""
+
+
+@dataclass
+class App:
+    config: Config
+    runner: Runner
+    journal: Journal
+    feedback: Feedback
+    buttons: ButtonPanel | None
+    episode: object | None = None
+    found: list[str] = field(default_factory=list)  # what hardware was found and what not, a line each
+
+    def run(self, stop: threading.Event | None = None, before_frame: Callable[[int], None] | None = None) -> None:
+        presses = list(self.episode.buttons) if self.episode is not None and self.buttons is None else []
+
+        def due(t_ms: int) -> None:
+            while presses and presses[0].t_ms <= t_ms:
+                self.runner.press(presses.pop(0).name)
+            if before_frame is not None:
+                before_frame(t_ms)
+
+        try:
+            self.runner.run(stop, due)
+        finally:
+            self.close()
+
+    def write_record(self) -> Path:
+        """The games as the companion judged them, in the ``elfer check`` format."""
+        folder = self.config.path("store", "records")
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / time.strftime("session-%Y%m%d-%H%M%S.jsonl")
+        partial = path.with_suffix(".part")
+        with open(partial, "w", encoding="utf-8") as out:
+            self.journal.write(out)
+        partial.replace(path)
+        return path
+
+    def close(self) -> None:
+        if self.buttons is not None:
+            self.buttons.close()
+        if self.feedback.sounder is not None:
+            self.feedback.sounder.wait(2.0)
+            self.feedback.sounder.close()
+        if self.feedback.screen is not None:
+            self.feedback.screen.close()
+
+
+def build(config: Config, extra_outputs=(), need_buttons: bool = True) -> App:
+    """The device from its config; raises :class:`SetupError` when it cannot play at all
+    (without buttons only where ``need_buttons``: a dry run reports what it found)."""
+    from ..device import Episode, EpisodeError
+    from ..vision import Profile, ProfileError, StreamReader
+
+    found: list[str] = []
+    game = config["game"]
+    episode = None
+    if config["camera"]["backend"] == "episode":
+        try:
+            episode = Episode.load(config.path("camera", "episode"))
+        except EpisodeError as error:
+            raise SetupError(str(error)) from None
+    profile_path = config.path("vision", "profile")
+    try:
+        profile = Profile.load(profile_path) if profile_path else None
+    except ProfileError as error:
+        raise SetupError(f"vision.profile: {error}") from None
+    panel = Panel(game["lang"], turn_tick=config["buzzer"]["turn_tick"])
+    feedback = Feedback(panel, _screen(config, found), _sounder(config, found))
+    journal = Journal()
+    players = tuple(episode.meta["players"]) if episode is not None else tuple(game["players"])
+    rules = episode.meta.get("rules", "classic") if episode is not None else game["rules"]
+    loop = RefereeLoop(Start(players, rules, config.session_options), Fanout(feedback, journal, *extra_outputs),
+                       opener=episode.opener if episode is not None else None)
+    runner = Runner(loop, StreamReader(profile), open_camera(config["camera"], episode))
+    buttons = _buttons(config, runner, found)
+    if buttons is None and episode is None and need_buttons:
+        raise SetupError("no buttons: the companion cannot be played without NEXT, DRAW and BACK")
+    return App(config, runner, journal, feedback, buttons, episode, found)
+
+
+def _screen(config: Config, found: list[str]) -> Screen | None:
+    display = config["display"]
+    if display["kind"] == "none":
+        found.append("display: none configured (the log shows what it would)")
+        return None
+    try:
+        screen = Screen(open_display(display["kind"], display["i2c_port"], display["address"], display["rotate"]))
+    except DisplayError as error:
+        found.append(f"display: not found ({error}); the log shows what it would")
+        log.warning("no display: %s", error)
+        return None
+    found.append(f"display: {display['kind']} at I2C {display['i2c_port']}/0x{display['address']:02x}")
+    return screen
+
+
+def _sounder(config: Config, found: list[str]):
+    from .buzzer import Sounder
+
+    buzzer = config["buzzer"]
+    if buzzer["kind"] == "none":
+        found.append("buzzer: none configured (silent)")
+        return None
+    try:
+        sounder = Sounder(buzzer["pin"], buzzer["kind"], buzzer["volume"], buzzer["muted"])
+    except Exception as error:  # gpiozero raises its own kinds for a missing pin driver or a pin in use
+        found.append(f"buzzer: not usable ({error}); silent")
+        log.warning("no buzzer: %s", error)
+        return None
+    found.append(f"buzzer: {buzzer['kind']} on GPIO {buzzer['pin']}" + (" (muted)" if buzzer["muted"] else ""))
+    return sounder
+
+
+def _buttons(config: Config, runner: Runner, found: list[str]) -> ButtonPanel | None:
+    settings = config["buttons"]
+    try:
+        buttons = ButtonPanel(ButtonSettings({name: settings[name] for name in ("next", "draw", "back")},
+                                             bounce_s=settings["bounce_ms"] / 1000 or None,
+                                             menu_s=settings["menu_ms"] / 1000), runner.press)
+    except Exception as error:
+        found.append(f"buttons: not usable ({error})")
+        log.warning("no buttons: %s", error)
+        return None
+    found.append(f"buttons: NEXT GPIO {settings['next']}, DRAW GPIO {settings['draw']}, BACK GPIO {settings['back']}")
+    return buttons

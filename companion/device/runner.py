@@ -1,0 +1,78 @@
+"""The companion at the table: the camera's frames and the buttons' presses through the
+referee loop, until it is stopped.
+
+Presses arrive on gpiozero's threads and wait in a queue; before each frame is read,
+the presses since the last one are handed to the loop with that frame's time (a press
+counts before the frame that shows what followed it). A camera that gives no picture
+is said on the screen once (``no_camera``); the buttons go on tracking the turn, and
+when pictures come again the camera judges again (``camera_back``). Nothing a frame or
+a press brings may stop the loop: an error is logged and play goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from typing import Callable
+
+from ..loop import Notice, RefereeLoop
+
+log = logging.getLogger(__package__)
+
+
+class Runner:
+    def __init__(self, loop: RefereeLoop, reader, camera):
+        """``reader``: a ``StreamReader`` (pictures → readings); ``camera``: a backend of
+        ``camera.py`` (``frames()`` yields ``(t_ms, picture or None)``)."""
+        self.loop, self.reader, self.camera = loop, reader, camera
+        self.presses: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.camera_lost = False
+        self.now = 0
+
+    def press(self, name: str) -> None:
+        """A button's press (``ButtonPanel``'s callback, on its thread)."""
+        self.presses.put(name)
+
+    def run(self, stop: threading.Event | None = None, before_frame: Callable[[int], None] | None = None) -> None:
+        """Until the camera ends (an episode) or ``stop`` is set. ``before_frame(t_ms)`` is
+        called before each frame is handed on (a test presses its scripted buttons there)."""
+        for t_ms, picture in self.camera.frames():
+            self.now = t_ms
+            if before_frame is not None:
+                before_frame(t_ms)
+            self._presses(t_ms)
+            self._frame(t_ms, picture)
+            if stop is not None and stop.is_set():
+                break
+        self._presses(self.now)
+        self.loop.finish(self.now)
+
+    def _presses(self, t_ms: int) -> None:
+        while True:
+            try:
+                name = self.presses.get_nowait()
+            except queue.Empty:
+                return
+            if name == "menu":
+                log.info("the menu is not built yet: the long press of NEXT is ignored")
+                continue
+            try:
+                self.loop.button(t_ms, name)
+            except Exception:  # a bug must not take the referee off the table
+                log.exception("the press %s at %d ms could not be judged", name, t_ms)
+
+    def _frame(self, t_ms: int, picture) -> None:
+        if picture is None:
+            if not self.camera_lost:
+                self.camera_lost = True
+                self.loop.outputs.notice(Notice(t_ms, "no_camera"))
+            return
+        if self.camera_lost:
+            self.camera_lost = False
+            self.loop.look_again()
+            self.loop.outputs.notice(Notice(t_ms, "camera_back"))
+        try:
+            self.loop.frame(t_ms, self.reader.read(picture))
+        except Exception:
+            log.exception("the frame at %d ms could not be judged", t_ms)

@@ -1,0 +1,136 @@
+"""``elfer run``'s code path (``device.app``) on mocked hardware: an episode as the camera,
+its presses scripted on gpiozero's mock pins, the screens and the record checked; and
+the config's errors, each named."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.cli import main
+from companion.device.app import SetupError, build
+from companion.device.config import ConfigError, load_config, parse_config
+from companion.record import check, read_objects, summary
+from companion.rules import Referee, get_preset
+from companion.ui import screens
+from device_fakes import pins  # noqa: F401 (a fixture)
+from short_episodes import short_episode
+
+PINS = {"next": 5, "draw": 6, "back": 13}
+
+
+@pytest.fixture
+def mocked(pins, monkeypatch):
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", pins)
+    return pins
+
+
+@pytest.fixture(scope="module")
+def episode(tmp_path_factory):
+    return short_episode(tmp_path_factory.mktemp("run") / "episode", seed=14)
+
+
+def test_a_game_played_through_the_device_shows_each_verdict_and_writes_a_checkable_record(mocked, episode,
+                                                                                        tmp_path):
+    config = parse_config({"camera": {"backend": "episode", "episode": str(episode)},
+                           "buttons": {**PINS, "bounce_ms": 0}, "display": {"kind": "none"},
+                           "store": {"records": str(tmp_path / "records")}}, "test", tmp_path)
+    app = build(config)
+    assert app.buttons is not None and app.feedback.sounder is not None
+    shown = []
+    app.feedback.on_image = lambda image: shown.append(image.tobytes())
+    presses = [json.loads(line) for line in (episode / "buttons.jsonl").read_text().splitlines()]
+
+    def press_due(t_ms):
+        while presses and presses[0]["t_ms"] <= t_ms:
+            pin = mocked.pin(PINS[presses.pop(0)["button"]])
+            pin.drive_low()
+            pin.drive_high()
+
+    app.run(before_frame=press_due)
+    assert not presses
+    wrong = screens.alert("Falsche Farbe!", "Blau 12 liegt auf Rot 12: falsche Farbe", "Karte wegnehmen")
+    assert wrong.tobytes() in shown
+    game = app.runner.loop.game
+    assert shown[-1] == screens.turn("Ben", game.hand_sizes(), game.stock, 0, 3).tobytes()
+    record = app.write_record()
+    referee = Referee()
+    verdicts = list(check(read_objects(record.read_text().splitlines()), referee))
+    assert verdicts and all(checked.verdict.ok for checked in verdicts)
+    assert summary(referee)["rows"]["R"] == [10, 12] and summary(referee)["current"] == "Ben"
+
+
+def test_without_buttons_the_device_refuses_to_start_but_an_episode_plays_its_own_presses(episode, tmp_path):
+    with pytest.raises(SetupError, match="no buttons"):
+        build(parse_config({"display": {"kind": "none"}, "buzzer": {"kind": "none"}}, "test", tmp_path))
+    config = parse_config({"camera": {"backend": "episode", "episode": str(episode)}, "display": {"kind": "none"},
+                           "buzzer": {"kind": "none"}, "store": {"records": str(tmp_path)}}, "test", tmp_path)
+    app = build(config)
+    app.run()
+    assert app.runner.loop.game.current_player == "Ben"  # the episode's NEXT presses were played
+
+
+def test_a_camera_that_gives_no_picture_is_said_and_the_buttons_go_on(mocked, tmp_path):
+    class Flaky:
+        def frames(self):
+            for t_ms in range(0, 3000, 100):
+                yield t_ms, None
+
+    config = parse_config({"buttons": {**PINS, "bounce_ms": 0}, "display": {"kind": "none"},
+                           "game": {"players": ["Anna", "Ben"], "rules": "junior"}}, "test", tmp_path)
+    app = build(config)
+    app.runner.camera = Flaky()
+    shown = []
+    app.feedback.on_image = lambda image: shown.append(image.tobytes())
+
+    def press(t_ms):
+        if t_ms == 1000:
+            for name in ("draw", "next"):
+                pin = mocked.pin(PINS[name])
+                pin.drive_low()
+                pin.drive_high()
+
+    app.run(before_frame=press)
+    assert screens.message("Keine Kamera", ["Kamera fehlt: weiter mit den Tasten"]).tobytes() in shown
+    game = app.runner.loop.game
+    assert game.turns == 1 and game.hand_sizes()["Anna"] == get_preset("junior").hand_size(2) + 1
+
+
+def test_every_problem_of_a_config_is_named_on_its_own_line(tmp_path, capsys):
+    path = tmp_path / "companion.toml"
+    path.write_text('[game]\nplayers = ["Anna"]\nrules = "chess"\n[display]\nkind = "lcd"\naddress = 300\n'
+                    '[buttons]\nnext = 6\ndraw = 6\n[camera]\nbackend = "episode"\n[lamp]\non = true\n')
+    assert main(["run", "--config", str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    for expected in ("[lamp]: unknown section", "game.players: 2 to 6 different names", "game.rules: unknown rules",
+                     "display.kind: ssd1306 or sh1106 or none", "display.address", "share a pin",
+                     "camera.episode: an episode folder"):
+        assert sum(expected in line for line in err) == 1, expected
+    assert all(line.startswith(f"elfer run: {path}: ") for line in err)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("[game\n", "not valid TOML"),
+    ('[buzzer]\nvolume = "loud"\n', "buzzer.volume: expected a number"),
+    ("[game]\nteams = 2\n", "game.teams: unknown key"),
+    ("[game]\ngames = 3\nlimit = 500\n", "either games or a limit"),
+])
+def test_a_bad_config_gets_a_clear_error(tmp_path, text, said):
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=said):
+        load_config(path)
+
+
+def test_a_missing_config_file_is_named(tmp_path):
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_config(tmp_path / "nowhere.toml")
+
+
+def test_the_dry_run_says_what_it_found(tmp_path, capsys):
+    assert main(["run", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "config: defaults: ok" in out and "camera: not usable" in out and "display: not found" in out
