@@ -87,17 +87,18 @@ class Film:
         images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=True)
 
 
-def composite(picture: np.ndarray | None, screen: Image.Image | None) -> Image.Image:
-    """The camera's view (BGR) scaled down beside the screen, lit pixels in an OLED's colour."""
-    canvas = Image.new("RGB", (_THUMB[0] + WIDTH * _ZOOM + 24, max(_THUMB[1], HEIGHT * _ZOOM) + 16), (24, 24, 24))
+def composite(picture: np.ndarray | None, screen: Image.Image | None,
+              thumb: tuple[int, int] = _THUMB) -> Image.Image:
+    """The camera's view (BGR) scaled to ``thumb`` beside the screen, lit pixels in an OLED's colour."""
+    canvas = Image.new("RGB", (thumb[0] + WIDTH * _ZOOM + 24, max(thumb[1], HEIGHT * _ZOOM) + 16), (24, 24, 24))
     if picture is not None:
-        thumb = cv2.resize(picture, _THUMB, interpolation=cv2.INTER_AREA)
-        canvas.paste(Image.fromarray(cv2.cvtColor(thumb, cv2.COLOR_BGR2RGB)), (8, 8))
+        small = cv2.resize(picture, thumb, interpolation=cv2.INTER_AREA)
+        canvas.paste(Image.fromarray(cv2.cvtColor(small, cv2.COLOR_BGR2RGB)), (8, 8))
     if screen is not None:
         lit = screen.convert("L").resize((WIDTH * _ZOOM, HEIGHT * _ZOOM), Image.NEAREST)
         oled = Image.new("RGB", lit.size, (0, 0, 0))
         oled.paste(Image.new("RGB", lit.size, _OLED_COLOUR), mask=lit)
-        canvas.paste(oled, (_THUMB[0] + 16, 8 + (_THUMB[1] - HEIGHT * _ZOOM) // 2))
+        canvas.paste(oled, (thumb[0] + 16, 8 + (max(thumb[1], HEIGHT * _ZOOM) - HEIGHT * _ZOOM) // 2))
     return canvas
 
 
