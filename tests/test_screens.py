@@ -31,6 +31,8 @@ SCREENS = {
     "game-over-de": lambda: screens.game_over("Ben", {"Anna": 23, "Cem": 40}, "de"),
     "penalty-de": lambda: screens.penalty("Cem", 17, 3, 6, 57, lang="de"),
     "penalty-refused-de": lambda: screens.penalty("Cem", 99, 3, 6, 57, "Höchstens 57 Punkte", "de"),
+    "menu-de": lambda: screens.menu("Runde", "3 Spiele", 4, 7, "de"),
+    "menu-en": lambda: screens.menu("Sound", "quiet", 6, 7, "en"),
 }
 
 

@@ -25,6 +25,9 @@ from .config import Config
 from .display import DisplayError, Screen, open_display
 from .feedback import Feedback
 from .runner import Runner
+from ..ui.menu import Choice, Menu
+
+SPARE_NAMES = ("Spieler 4", "Spieler 5", "Spieler 6")  # seats the menu can add beyond the config's names
 
 log = logging.getLogger(__package__)
 
@@ -42,6 +45,42 @@ class App:
     buttons: ButtonPanel | None
     episode: object | None = None
     found: list[str] = field(default_factory=list)  # what hardware was found and what not, a line each
+    choice: Choice | None = None  # what the setup menu shows and changes
+    menu: Menu | None = None  # the setup menu, while it is open
+
+    def menu_press(self, t_ms: int, name: str) -> bool:
+        """The setup menu's share of the presses: the long press of NEXT opens it, and
+        while it is open every press is its (see ``ui/menu.py``)."""
+        if self.menu is None:
+            if name != "menu" or self.choice is None:
+                return False
+            self.menu = Menu(self.choice)
+            self.feedback.overlay(self.menu.image())
+            return True
+        result = self.menu.press(name)
+        if result is None:
+            self.feedback.overlay(self.menu.image())
+            return True
+        choice, self.menu = self.menu.choice, None
+        if result == "done":
+            self._apply(choice, t_ms)
+        self.feedback.overlay(None)
+        return True
+
+    def _apply(self, choice: Choice, t_ms: int) -> None:
+        from ..loop import Notice
+
+        before, self.choice = self.choice, choice
+        self.feedback.panel.lang = choice.lang
+        sounder = self.feedback.sounder
+        if sounder is not None:
+            sounder.volume, sounder.muted = choice.volume, choice.volume == 0.0
+        if choice.starts_new_session(before):
+            loop = self.runner.loop
+            if loop.set_up(Start(choice.seats, choice.rules, _session_options(choice)), t_ms):
+                loop.outputs.notice(Notice(t_ms, "set_up", {"seats": list(choice.seats)}))
+            else:
+                loop.outputs.notice(Notice(t_ms, "set_up_later"))
 
     def run(self, stop: threading.Event | None = None, before_frame: Callable[[int], None] | None = None) -> None:
         presses = list(self.episode.buttons) if self.episode is not None and self.buttons is None else []
@@ -108,7 +147,20 @@ def build(config: Config, extra_outputs=(), need_buttons: bool = True) -> App:
     buttons = _buttons(config, runner, found)
     if buttons is None and episode is None and need_buttons:
         raise SetupError("no buttons: the companion cannot be played without NEXT, DRAW and BACK")
-    return App(config, runner, journal, feedback, buttons, episode, found)
+    app = App(config, runner, journal, feedback, buttons, episode, found)
+    names = tuple(players) + tuple(n for n in SPARE_NAMES if n not in players)
+    session = ("limit", game["limit"]) if game["limit"] else ("games", game["games"] or len(players))
+    app.choice = Choice(names[:6], len(players), len(players) - 1, rules, session, game["tiebreak"],
+                        config["buzzer"]["volume"] if not config["buzzer"]["muted"] else 0.0, game["lang"])
+    runner.menu = app.menu_press
+    return app
+
+
+def _session_options(choice: Choice) -> dict:
+    options = {choice.session[0]: choice.session[1]}
+    if choice.tiebreak != "share":
+        options["tiebreak"] = choice.tiebreak
+    return options
 
 
 def _screen(config: Config, found: list[str]) -> Screen | None:

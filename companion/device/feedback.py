@@ -26,6 +26,12 @@ class Feedback:
         view and GIF)."""
         self.panel, self.screen, self.sounder, self.on_image = panel, screen, sounder, on_image
         self.image: Image.Image | None = None
+        self._over: Image.Image | None = None  # a screen over the panel's (the setup menu)
+
+    def overlay(self, image: Image.Image | None) -> None:
+        """Show ``image`` over whatever the panel would show, until called with None."""
+        self._over = image
+        self._show()
 
     def verdict(self, judged: Judged) -> None:
         log.info("%s: %s", judged.event, judged.verdict.message(self.panel.lang) or "ok")
@@ -45,7 +51,7 @@ class Feedback:
             self.sounder.play(name)
 
     def _show(self) -> None:
-        image = self.panel.image()
+        image = self._over if self._over is not None else self.panel.image()
         if self.image is not None and image.tobytes() == self.image.tobytes():
             return
         self.image = image

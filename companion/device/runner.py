@@ -22,10 +22,12 @@ log = logging.getLogger(__package__)
 
 
 class Runner:
-    def __init__(self, loop: RefereeLoop, reader, camera):
+    def __init__(self, loop: RefereeLoop, reader, camera, menu: Callable[[int, str], bool] | None = None):
         """``reader``: a ``StreamReader`` (pictures → readings); ``camera``: a backend of
-        ``camera.py`` (``frames()`` yields ``(t_ms, picture or None)``)."""
-        self.loop, self.reader, self.camera = loop, reader, camera
+        ``camera.py`` (``frames()`` yields ``(t_ms, picture or None)``); ``menu(t_ms, name)``:
+        takes a press while the setup menu is open, or the long press that opens it, and
+        says whether it took it."""
+        self.loop, self.reader, self.camera, self.menu = loop, reader, camera, menu
         self.presses: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.camera_lost = False
         self.now = 0
@@ -54,10 +56,11 @@ class Runner:
                 name = self.presses.get_nowait()
             except queue.Empty:
                 return
-            if name == "menu":
-                log.info("the menu is not built yet: the long press of NEXT is ignored")
-                continue
             try:
+                if self.menu is not None and self.menu(t_ms, name):
+                    continue
+                if name == "menu":
+                    continue  # no menu on this device
                 self.loop.button(t_ms, name)
             except Exception:  # a bug must not take the referee off the table
                 log.exception("the press %s at %d ms could not be judged", name, t_ms)

@@ -147,6 +147,21 @@ class RefereeLoop:
         else:
             self._press(t_ms, name)
 
+    def set_up(self, start: Start, t_ms: int) -> bool:
+        """New players, rules or session from the setup menu: at once while nothing has been
+        played in this session (True), else from the next session on (False)."""
+        self.start = start
+        if self.game.started or len(self.referee.session.games) > 1:
+            return False
+        referee = Referee()
+        verdict = referee.push(start)
+        if not verdict.ok:
+            raise LoopError(verdict.message("en"))
+        self.referee, self.opener = referee, None
+        self.outputs.verdict(Judged(t_ms, self.now, "button", start, verdict, None, self.game.current_player))
+        self._begin()
+        return True
+
     def look_again(self) -> None:
         """The camera was away (play went on with the buttons): what lies on the table when
         it is back is taken as it is, not as cards laid now; the desync check names what
@@ -256,7 +271,7 @@ class RefereeLoop:
         """NEXT once every penalty is in: the session's next game (its deciding game, where
         the leaders tied and the rules say so), or a new session once this one is over."""
         session = self.referee.session
-        players = tuple(session.playoff_pending or session.players) if not session.over else session.players
+        players = tuple(session.playoff_pending or session.players) if not session.over else self.start.players
         start = Start(players, self.start.rules, self.start.options)
         verdict = self.referee.push(start)
         self.outputs.verdict(Judged(t_ms, self.now, "button", start, verdict, None, self.game.current_player))

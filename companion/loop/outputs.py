@@ -84,6 +84,8 @@ class Journal:
 
     def verdict(self, judged: Judged) -> None:
         if judged.verdict.ok:
+            if judged.event.kind == "start" and self.lines and self.lines[-1]["event"] == "start":
+                self.lines.pop()  # a start nothing followed (set up anew before the first card)
             self.lines.append({**event_to_dict(judged.event), "t_ms": judged.t_ms})
 
     def notice(self, notice: Notice) -> None:

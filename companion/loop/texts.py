@@ -19,6 +19,8 @@ NOTICES: Mapping[str, tuple[str, str]] = {
     "no_view": ("Tisch nicht zu sehen", "Cannot see the table"),
     "busy": ("Tisch kommt nicht zur Ruhe", "The table does not come to rest"),
     "clear": ("Tisch wieder zu sehen", "The table is in view again"),
+    "set_up": ("Neu eingestellt: {seats}", "Set up: {seats}"),
+    "set_up_later": ("Gilt ab der nächsten Runde", "From the next session on"),
     "no_camera": ("Kamera fehlt: weiter mit den Tasten", "No camera: play on with the buttons"),
     "camera_back": ("Kamera wieder da", "The camera is back"),
 }
@@ -37,6 +39,8 @@ def notice_message(kind: str, params: Mapping[str, object], lang: str = "de") ->
     if "expected" in params:
         values["rows"] = "; ".join(_row_text(letter, numbers, index, lang)
                                    for letter, numbers in params["expected"].items())  # type: ignore[union-attr]
+    if "seats" in params:
+        values["seats"] = ", ".join(params["seats"])  # type: ignore[arg-type]
     return NOTICES[kind][index].format(**values)
 
 

@@ -167,6 +167,16 @@ def penalty(player: str, points: int, cards: int, low: int, high: int, problem: 
     return image
 
 
+def menu(label: str, value: str, number: int, count: int, lang: str = "de") -> Image.Image:
+    """One item of the setup menu: what it sets, its value in large print, how to change it."""
+    image, draw = blank()
+    top = _title_bar(draw, f"{label} ({number}/{count})", size=11)
+    _text(draw, (WIDTH // 2, top + 2), value, fitted(draw, value, _BOLD, 18, WIDTH - 2 * _MARGIN), anchor="ma")
+    hint = word("menu_hint", lang)
+    _text(draw, (WIDTH // 2, HEIGHT - 1), hint, fitted(draw, hint, _PLAIN, 10, WIDTH), anchor="md")
+    return image
+
+
 def to_text(image: Image.Image) -> str:
     """The image as Unicode half blocks, two pixel rows per character cell (the demo's terminal view)."""
     pixels = image.convert("1").load()

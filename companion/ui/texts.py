@@ -44,6 +44,7 @@ WORDS: Mapping[str, tuple[str, str]] = {
     "penalty_impossible": ("{points} geht nicht", "{points} is impossible"),
     "scores": ("Punkte", "Scores"),
     "off": ("Aus", "Off"),
+    "menu_hint": ("DRAW/BACK ±   NEXT ►", "DRAW/BACK ±   NEXT ►"),
 }
 
 
