@@ -134,3 +134,47 @@ def test_the_dry_run_says_what_it_found(tmp_path, capsys):
     assert main(["run", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "config: defaults: ok" in out and "camera: not usable" in out and "display: not found" in out
+
+
+def _table_with_markers(ids) -> "np.ndarray":
+    import numpy as np
+
+    from companion.vision.markers import marker_image
+
+    picture = np.full((720, 1280, 3), 200, np.uint8)
+    for marker_id, (x, y) in zip(ids, [(40, 40), (1100, 40), (1100, 560), (40, 560)]):
+        marker = marker_image(marker_id, 100)
+        h, w = marker.shape
+        picture[y:y + h, x:x + w] = marker[..., None]
+    return picture
+
+
+def test_at_start_up_the_screen_counts_the_markers_until_all_four_are_seen(tmp_path):
+    config = parse_config({"display": {"kind": "none"}, "buzzer": {"kind": "none"}, "camera": {"backend": "usb"}},
+                          "test", tmp_path)
+    app = build(config, need_buttons=False)
+    pictures = [_table_with_markers([0, 1])] * 3 + [_table_with_markers([0, 1, 2, 3])] * 3
+
+    class Laid:
+        def frames(self):
+            for index, picture in enumerate(pictures):
+                yield index * 100, picture
+
+    app.runner.camera = Laid()
+    shown = []
+    app.feedback.on_image = lambda image: shown.append(image.tobytes())
+    app.run()
+    counted = screens.message("Marker?", ["Marker nicht gefunden: 2 von 4"]).tobytes()
+    assert shown[0] == counted and shown[-1] != counted and counted not in shown[1:]
+
+
+def test_an_unreadable_profile_is_said_and_the_shipped_one_reads_meanwhile(tmp_path):
+    broken = tmp_path / "profile"
+    broken.mkdir()
+    (broken / "profile.json").write_text("{not json")
+    config = parse_config({"display": {"kind": "none"}, "buzzer": {"kind": "none"}, "camera": {"backend": "usb"},
+                           "vision": {"profile": "profile"}}, "test", tmp_path)
+    app = build(config, need_buttons=False)
+    assert any(line.startswith("profile: not usable") for line in app.found)
+    assert app.feedback.image.tobytes() == screens.message(
+        "Kartenprofil?", ["Kartenprofil nicht lesbar: Standarddeck"]).tobytes()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..loop import Fanout, Journal, RefereeLoop
+from ..loop import Fanout, Journal, Notice, RefereeLoop
 from ..rules import Start
 from ..ui import Panel
 from .buttons import ButtonPanel, ButtonSettings
@@ -33,7 +33,7 @@ log = logging.getLogger(__package__)
 
 
 class SetupError(RuntimeError):
-    """The device cannot start: the episode, the profile or the buttons are missing."""
+    """The device cannot start: the episode it is to play or the buttons are missing."""
 
 
 @dataclass
@@ -68,8 +68,6 @@ class App:
         return True
 
     def _apply(self, choice: Choice, t_ms: int) -> None:
-        from ..loop import Notice
-
         before, self.choice = self.choice, choice
         self.feedback.panel.lang = choice.lang
         sounder = self.feedback.sounder
@@ -132,10 +130,14 @@ def build(config: Config, extra_outputs=(), need_buttons: bool = True) -> App:
         except EpisodeError as error:
             raise SetupError(str(error)) from None
     profile_path = config.path("vision", "profile")
+    profile_problem = None
     try:
         profile = Profile.load(profile_path) if profile_path else None
     except ProfileError as error:
-        raise SetupError(f"vision.profile: {error}") from None
+        # a dead box helps nobody: the screen says so, and the shipped deck's profile reads meanwhile
+        profile, profile_problem = None, f"vision.profile: {error}"
+        found.append(f"profile: not usable ({error}); the shipped reference deck's profile reads instead")
+        log.error("%s; reading with the shipped reference deck's profile", profile_problem)
     panel = Panel(game["lang"], turn_tick=config["buzzer"]["turn_tick"])
     feedback = Feedback(panel, _screen(config, found), _sounder(config, found))
     journal = Journal()
@@ -143,6 +145,8 @@ def build(config: Config, extra_outputs=(), need_buttons: bool = True) -> App:
     rules = episode.meta.get("rules", "classic") if episode is not None else game["rules"]
     loop = RefereeLoop(Start(players, rules, config.session_options), Fanout(feedback, journal, *extra_outputs),
                        opener=episode.opener if episode is not None else None)
+    if profile_problem is not None:
+        loop.outputs.notice(Notice(0, "profile"))
     runner = Runner(loop, StreamReader(profile), open_camera(config["camera"], episode))
     buttons = _buttons(config, runner, found)
     if buttons is None and episode is None and need_buttons:

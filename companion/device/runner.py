@@ -17,6 +17,7 @@ import threading
 from typing import Callable
 
 from ..loop import Notice, RefereeLoop
+from ..vision.markers import CORNER_IDS
 
 log = logging.getLogger(__package__)
 
@@ -31,6 +32,7 @@ class Runner:
         self.presses: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.camera_lost = False
         self.now = 0
+        self.markers_missing: int | None = None  # until all four play-area markers were seen once: how many were
 
     def press(self, name: str) -> None:
         """A button's press (``ButtonPanel``'s callback, on its thread)."""
@@ -75,7 +77,23 @@ class Runner:
             self.camera_lost = False
             self.loop.look_again()
             self.loop.outputs.notice(Notice(t_ms, "camera_back"))
+        if self.markers_missing != 0:
+            self._look_for_markers(t_ms, picture)
         try:
             self.loop.frame(t_ms, self.reader.read(picture))
         except Exception:
             log.exception("the frame at %d ms could not be judged", t_ms)
+
+    def _look_for_markers(self, t_ms: int, picture) -> None:
+        """At start-up, until the four markers of the play area have all been seen: say
+        how many are, as that changes (a family lays them out while the screen counts)."""
+        from ..vision import detect_markers
+
+        found = len(set(detect_markers(picture)) & set(CORNER_IDS.values()))
+        missing = len(CORNER_IDS) - found
+        if missing == 0:
+            if self.markers_missing:
+                self.loop.outputs.notice(Notice(t_ms, "markers_found"))
+        elif missing != self.markers_missing:
+            self.loop.outputs.notice(Notice(t_ms, "markers", {"found": found}))
+        self.markers_missing = missing

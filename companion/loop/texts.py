@@ -21,6 +21,9 @@ NOTICES: Mapping[str, tuple[str, str]] = {
     "clear": ("Tisch wieder zu sehen", "The table is in view again"),
     "set_up": ("Neu eingestellt: {seats}", "Set up: {seats}"),
     "set_up_later": ("Gilt ab der nächsten Runde", "From the next session on"),
+    "markers": ("Marker nicht gefunden: {found} von 4", "Markers not found: {found} of 4"),
+    "markers_found": ("Alle 4 Marker gefunden", "All 4 markers found"),
+    "profile": ("Kartenprofil nicht lesbar: Standarddeck", "Deck profile unreadable: standard deck"),
     "no_camera": ("Kamera fehlt: weiter mit den Tasten", "No camera: play on with the buttons"),
     "camera_back": ("Kamera wieder da", "The camera is back"),
 }
@@ -39,6 +42,8 @@ def notice_message(kind: str, params: Mapping[str, object], lang: str = "de") ->
     if "expected" in params:
         values["rows"] = "; ".join(_row_text(letter, numbers, index, lang)
                                    for letter, numbers in params["expected"].items())  # type: ignore[union-attr]
+    if "found" in params:
+        values["found"] = str(params["found"])
     if "seats" in params:
         values["seats"] = ", ".join(params["seats"])  # type: ignore[arg-type]
     return NOTICES[kind][index].format(**values)

@@ -24,12 +24,15 @@ from .texts import headline, word
 
 # notices that stay on the screen until the notice that ends them (or, for ``unread``
 # and ``lift_first``, until the next verdict)
-_LASTING = {"desync": "in_sync", "no_view": "clear", "busy": "clear", "no_camera": "camera_back"}
-_UNTIL_VERDICT = ("unread", "lift_first")
+_LASTING = {"desync": "in_sync", "no_view": "clear", "busy": "clear", "no_camera": "camera_back",
+            "markers": "markers_found"}
+_UNTIL_VERDICT = ("unread", "lift_first", "profile")
 _TITLES = {
     "desync": ("Tisch prüfen", "Check the table"),
     "no_view": ("Keine Sicht", "No view"),
     "no_camera": ("Keine Kamera", "No camera"),
+    "markers": ("Marker?", "Markers?"),
+    "profile": ("Kartenprofil?", "Deck profile?"),
     "busy": ("Tisch unruhig", "Table busy"),
     "unread": ("Karte?", "Card?"),
     "lift_first": ("Erst wegnehmen!", "Take it away first!"),
@@ -64,7 +67,7 @@ class Panel:
             self.table_notice = None
         if notice.kind == "question":
             return "question"
-        if notice.kind in ("desync", "lift_first", "unread", "no_camera"):
+        if notice.kind in ("desync", "lift_first", "unread", "no_camera", "markers", "profile"):
             return "rejected" if notice.kind == "lift_first" else "question"
         return None
 
