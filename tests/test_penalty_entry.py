@@ -14,16 +14,15 @@ from companion.loop import RefereeLoop
 from companion.rules import Penalty, Start, get_preset
 from companion.sim.simulate import make_bots, play_game
 from companion.ui import Panel, screens
+from table_feed import Feed
 
 PLAYERS = ("Anna", "Ben", "Cem")
 
 
 @pytest.fixture
-def ended():
+def ended(dealt):
     """A loop whose game the bots have played to its end; the true penalties."""
-    record = []
-    play_game(get_preset("classic"), PLAYERS, make_bots(["sensible"], PLAYERS, random.Random(5)), random.Random(5),
-              0, record)
+    _, record = dealt
     display = open_display("dummy")
     loop = RefereeLoop(Start(PLAYERS, "classic"), Feedback(Panel("de"), Screen(display)))
     for event in record:
@@ -32,6 +31,15 @@ def ended():
     assert loop.game.over
     loop.outputs.state(loop.view())  # as after the winning card's verdict
     return loop, display, {e.player: e.points for e in record if isinstance(e, Penalty)}
+
+
+@pytest.fixture
+def dealt():
+    """The bots' game: the deal (whose hands are left at its end) and its record."""
+    record = []
+    deal, _ = play_game(get_preset("classic"), PLAYERS, make_bots(["sensible"], PLAYERS, random.Random(5)),
+                        random.Random(5), 0, record)
+    return deal, record
 
 
 def enter(loop, points: int, t_ms: int = 0) -> None:
@@ -92,3 +100,41 @@ def test_next_once_every_penalty_is_in_starts_the_sessions_next_game(ended):
     assert len(session.games) == 2 and not loop.game.over and loop.game.penalties == {}
     assert session.totals() == {name: truth.get(name, 0) for name in PLAYERS}
     assert display.image.tobytes() == screens.turn(None, loop.game.hand_sizes(), loop.game.stock, 0, 3).tobytes()
+
+
+def test_cards_laid_face_up_are_read_and_summed_and_next_enters_the_sum(ended, dealt):
+    loop, display, truth = ended
+    deal, _ = dealt
+    feed = Feed(loop)
+    feed.quiet()
+    for number, name in enumerate(p for p in PLAYERS if p in truth):
+        hand = sorted(deal.hands[PLAYERS.index(name)], key=lambda card: card.code)
+        for index, card in enumerate(hand):
+            feed.lay(card.code, (100 + 90 * index, 150 + 200 * number))
+            feed.quiet()
+        cards, least, most = loop.game.penalty_bounds(name)
+        codes = tuple(card.code for card in hand)
+        assert display.image.tobytes() == screens.penalty(name, sum(c.number for c in hand), cards, least, most,
+                                                          counted=codes).tobytes()
+        feed.press("next")
+        feed.quiet()
+    assert loop.game.penalties == truth
+
+
+def test_a_card_laid_by_mistake_and_taken_away_again_does_not_count(ended, dealt):
+    loop, display, truth = ended
+    deal, _ = dealt
+    name = next(p for p in PLAYERS if p in truth)
+    hand = sorted(deal.hands[PLAYERS.index(name)], key=lambda card: card.code)
+    other = next(card for seat, h in enumerate(deal.hands) if seat != PLAYERS.index(name) for card in h)
+    feed = Feed(loop)
+    feed.quiet()
+    feed.lay(other.code, (500, 400))
+    feed.quiet()
+    feed.lift(other.code)
+    feed.quiet()
+    for index, card in enumerate(hand):
+        feed.lay(card.code, (100 + 90 * index, 150))
+        feed.quiet()
+    feed.press("next")
+    assert loop.game.penalties[name] == truth[name]

@@ -181,6 +181,10 @@ class RefereeLoop:
     # ------------------------------------------------------------------ the table
     def _laid(self, event: Laid) -> None:
         game, card = self.game, event.card
+        if game.over and not game.on_table(card) and not event.first_look:
+            if self._entry.laid(card):  # a card of a hand, laid to be counted
+                self.outputs.state(self.view())
+            return
         if game.on_table(card) or card in self._rejected or event.first_look or game.over:
             return  # seen again, already judged, lying there before, or after the game
         if self._question is not None:
@@ -204,6 +208,10 @@ class RefereeLoop:
 
     def _lifted(self, event: Lifted) -> None:
         card = event.card
+        if self.game.over:
+            if self._entry.lifted(card):
+                self.outputs.state(self.view())
+            return
         if card in self._rejected:
             self._rejected.discard(card)
             if self._alert is not None and self._alert[1] is card:

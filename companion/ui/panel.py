@@ -89,7 +89,7 @@ class Panel:
         if view.penalty is not None:
             entry = view.penalty
             return screens.penalty(entry.player, entry.points, entry.cards, entry.least, entry.most,
-                                   self._penalty_problem(), lang)
+                                   self._penalty_problem(), lang, entry.counted)
         if self.rejection is not None and view.alert is not None:
             return self._rejection_image()
         if self.table_notice is not None:
