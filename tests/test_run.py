@@ -178,3 +178,36 @@ def test_an_unreadable_profile_is_said_and_the_shipped_one_reads_meanwhile(tmp_p
     assert any(line.startswith("profile: not usable") for line in app.found)
     assert app.feedback.image.tobytes() == screens.message(
         "Kartenprofil?", ["Kartenprofil nicht lesbar: Standarddeck"]).tobytes()
+
+
+def test_a_whole_game_with_a_mistake_and_penalties_counted_by_the_camera(mocked, tmp_path):
+    """Junior, to its end, through the device: presses on the mock pins, the screens shown,
+    Ben's last three cards laid face up and counted, the record checked."""
+    from short_episodes import junior_to_the_end
+
+    episode = junior_to_the_end(tmp_path / "junior", seed=15)
+    config = parse_config({"camera": {"backend": "episode", "episode": str(episode)},
+                           "buttons": {**PINS, "bounce_ms": 0}, "display": {"kind": "none"},
+                           "store": {"records": str(tmp_path / "records")}}, "test", tmp_path)
+    app = build(config)
+    shown = []
+    app.feedback.on_image = lambda image: shown.append(image.tobytes())
+    presses = [json.loads(line) for line in (episode / "buttons.jsonl").read_text().splitlines()]
+
+    def press_due(t_ms):
+        while presses and presses[0]["t_ms"] <= t_ms:
+            pin = mocked.pin(PINS[presses.pop(0)["button"]])
+            pin.drive_low()
+            pin.drive_high()
+
+    app.run(before_frame=press_due)
+    skipped = screens.alert("Gelb 2 und Gelb 3 fehlen!", "Gelb 4 liegt auf Gelb 1", "Karte wegnehmen")
+    assert skipped.tobytes() in shown
+    game = app.runner.loop.game
+    counted = screens.penalty("Ben", 20, *game.penalty_bounds("Ben"), counted=("B5", "Y7", "G8"))
+    assert counted.tobytes() in shown
+    assert shown[-1] == screens.game_over("Anna", {"Ben": 20}, "de").tobytes()
+    record = app.write_record()
+    referee = Referee()
+    assert all(checked.verdict.ok for checked in check(read_objects(record.read_text().splitlines()), referee))
+    assert summary(referee)["penalties"] == {"Ben": 20} and summary(referee)["winner"] == "Anna"

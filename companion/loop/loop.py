@@ -351,6 +351,8 @@ class RefereeLoop:
 
     # ------------------------------------------------------------------ desync
     def _check_sync(self, t_ms: int) -> None:
+        if self.game.over:
+            return  # the table is for counting penalty cards now
         expected = None if (self._question or self._rejected) else self._expected_ends()
         if not expected:
             self._mismatch_since = None
