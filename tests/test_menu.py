@@ -78,7 +78,7 @@ def walk(app, presses):
 
 
 def test_four_players_chosen_before_the_first_card_start_a_new_session_at_once(app):
-    walk(app, ["draw", "next", "next", "next", "next", "next", "next", "next"])
+    walk(app, ["draw"] + ["next"] * len(ITEMS))
     loop = app.runner.loop
     seats = ("Spieler 4", "Anna", "Ben", "Cem")  # Cem still deals: the seat after him begins
     assert loop.game.players == seats and app.menu is None
@@ -91,11 +91,11 @@ def test_four_players_chosen_before_the_first_card_start_a_new_session_at_once(a
 def test_once_a_session_has_begun_new_rules_wait_for_the_next_session(app):
     loop = app.runner.loop
     assert loop.referee.push(Place(Card.parse("R11"))).ok  # a card is down: the session has begun
-    walk(app, ["next", "next", "draw", "next", "next", "next", "next", "next"])
+    walk(app, ["next", "next", "draw"] + ["next"] * (len(ITEMS) - 2))
     assert loop.game.preset.name == "classic" and loop.start.rules != "classic"
     assert loop.game.on_table(Card.parse("R11"))
 
 
 def test_language_and_sound_change_at_once(app):
-    walk(app, ["next"] * 5 + ["draw", "next", "draw", "next"])  # sound: loud -> off; language: English
+    walk(app, ["next"] * 5 + ["draw", "next", "draw", "next", "next"])  # sound: loud -> off; language: English
     assert app.feedback.panel.lang == "en" and app.choice.volume == 0.0

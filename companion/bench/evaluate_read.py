@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from ..cards import DECK, Card, Colour
+from ..vision.calibration import calibration_set
 from ..vision.card_reader import CardReader
 from ..vision.profile import Profile, default_profile
 
@@ -47,11 +48,6 @@ class GridPicture:
     upside_down: list[bool]
     style: str = ""
     lighting: dict = field(default_factory=dict)
-
-
-def calibration_set(full: Colour = Colour.RED) -> list[Card]:
-    """The 23 cards a family lays out to calibrate: one full colour and the other colours' 11s."""
-    return [c for c in DECK if c.colour is full or c.number == 11]
 
 
 NEUTRAL_LIGHT = dict(exposure=0.9, colour_temperature_k=5000.0, white_balance=0.7, vignette=0.1, noise_sigma=2.0,

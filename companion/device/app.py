@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -24,6 +24,7 @@ from .camera import open_camera
 from .config import Config
 from .display import DisplayError, Screen, open_display
 from .feedback import Feedback
+from .guide import Guide
 from .runner import Runner
 from ..ui.menu import Choice, Menu
 
@@ -47,10 +48,15 @@ class App:
     found: list[str] = field(default_factory=list)  # what hardware was found and what not, a line each
     choice: Choice | None = None  # what the setup menu shows and changes
     menu: Menu | None = None  # the setup menu, while it is open
+    guide: Guide | None = None  # the calibration guide, while it runs
 
     def menu_press(self, t_ms: int, name: str) -> bool:
         """The setup menu's share of the presses: the long press of NEXT opens it, and
-        while it is open every press is its (see ``ui/menu.py``)."""
+        while it (or the calibration guide it starts) is open every press is its (see
+        ``ui/menu.py``, ``guide.py``)."""
+        if self.guide is not None:
+            self._guide_press(t_ms, name)
+            return True
         if self.menu is None:
             if name != "menu" or self.choice is None:
                 return False
@@ -64,10 +70,49 @@ class App:
         choice, self.menu = self.menu.choice, None
         if result == "done":
             self._apply(choice, t_ms)
-        self.feedback.overlay(None)
+        self.feedback.overlay(self.guide.image() if self.guide is not None else None)
         return True
 
+    def _guide_press(self, t_ms: int, name: str) -> None:
+        guide = self.guide
+        result = guide.press(name, self.runner.last_picture)
+        if result is None:
+            self.feedback.overlay(guide.image())
+            return
+        if result == "learn":
+            self.feedback.overlay(guide.image())
+            self._learn(t_ms, guide)
+        self.guide = None
+        self.runner.paused = False
+        self.runner.loop.look_again()  # the calibration cards were no moves
+        self.feedback.overlay(None)
+
+    def _learn(self, t_ms: int, guide: Guide) -> None:
+        """The deck learned from the guide's pictures, saved, and read with from now on."""
+        from ..vision import CalibrationError, StreamReader, calibrate
+
+        loop = self.runner.loop
+        try:
+            profile, report = calibrate(guide.pictures, deck_name="eigenes Deck")
+        except CalibrationError as error:
+            log.error("calibration failed: %s", error)
+            loop.outputs.notice(Notice(t_ms, "calibration_failed"))
+            return
+        folder = self.config.path("vision", "profile") or self.config.folder / "profile"
+        try:
+            profile.save(folder)
+        except OSError as error:
+            log.error("the profile cannot be saved to %s: %s", folder, error)
+        self.runner.reader = StreamReader(profile)
+        again = sorted({name.split("#")[0] for name in report.retake + report.misread + report.left_out})
+        log.info("calibrated from %d pictures, saved to %s; again: %s", report.pictures, folder, again or "none")
+        loop.outputs.notice(Notice(t_ms, "calibrated_again", {"cards": again}) if again else Notice(t_ms, "calibrated"))
+
     def _apply(self, choice: Choice, t_ms: int) -> None:
+        if choice.calibrate:
+            choice = replace(choice, calibrate=False)
+            self.guide = Guide(choice.lang)
+            self.runner.paused = True
         before, self.choice = self.choice, choice
         self.feedback.panel.lang = choice.lang
         sounder = self.feedback.sounder

@@ -33,6 +33,8 @@ class Runner:
         self.camera_lost = False
         self.now = 0
         self.markers_missing: int | None = None  # until all four play-area markers were seen once: how many were
+        self.last_picture = None  # the latest picture (the calibration guide takes it)
+        self.paused = False  # while the calibration guide runs, the pictures are no moves
 
     def press(self, name: str) -> None:
         """A button's press (``ButtonPanel``'s callback, on its thread)."""
@@ -77,6 +79,9 @@ class Runner:
             self.camera_lost = False
             self.loop.look_again()
             self.loop.outputs.notice(Notice(t_ms, "camera_back"))
+        self.last_picture = picture
+        if self.paused:
+            return
         if self.markers_missing != 0:
             self._look_for_markers(t_ms, picture)
         try:

@@ -24,6 +24,9 @@ NOTICES: Mapping[str, tuple[str, str]] = {
     "markers": ("Marker nicht gefunden: {found} von 4", "Markers not found: {found} of 4"),
     "markers_found": ("Alle 4 Marker gefunden", "All 4 markers found"),
     "profile": ("Kartenprofil nicht lesbar: Standarddeck", "Deck profile unreadable: standard deck"),
+    "calibrated": ("Deck gelernt", "Deck learned"),
+    "calibrated_again": ("Deck gelernt; besser nochmal: {cards}", "Deck learned; better again: {cards}"),
+    "calibration_failed": ("Kalibrieren fehlgeschlagen: nochmal", "Calibration failed: try again"),
     "no_camera": ("Kamera fehlt: weiter mit den Tasten", "No camera: play on with the buttons"),
     "camera_back": ("Kamera wieder da", "The camera is back"),
 }

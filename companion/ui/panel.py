@@ -26,13 +26,16 @@ from .texts import headline, word
 # and ``lift_first``, until the next verdict)
 _LASTING = {"desync": "in_sync", "no_view": "clear", "busy": "clear", "no_camera": "camera_back",
             "markers": "markers_found"}
-_UNTIL_VERDICT = ("unread", "lift_first", "profile")
+_UNTIL_VERDICT = ("unread", "lift_first", "profile", "calibrated", "calibrated_again", "calibration_failed")
 _TITLES = {
     "desync": ("Tisch prüfen", "Check the table"),
     "no_view": ("Keine Sicht", "No view"),
     "no_camera": ("Keine Kamera", "No camera"),
     "markers": ("Marker?", "Markers?"),
     "profile": ("Kartenprofil?", "Deck profile?"),
+    "calibrated": ("Kalibriert", "Calibrated"),
+    "calibrated_again": ("Kalibriert", "Calibrated"),
+    "calibration_failed": ("Kalibrieren", "Calibrating"),
     "busy": ("Tisch unruhig", "Table busy"),
     "unread": ("Karte?", "Card?"),
     "lift_first": ("Erst wegnehmen!", "Take it away first!"),
@@ -69,6 +72,8 @@ class Panel:
             return "question"
         if notice.kind in ("desync", "lift_first", "unread", "no_camera", "markers", "profile"):
             return "rejected" if notice.kind == "lift_first" else "question"
+        if notice.kind == "calibration_failed":
+            return "rejected"
         return None
 
     def state(self, view: GameView) -> str | None:

@@ -180,6 +180,18 @@ def menu(label: str, value: str, number: int, count: int, lang: str = "de") -> I
     return image
 
 
+def guide(card: str, number: int, count: int, problem: str | None = None, lang: str = "de") -> Image.Image:
+    """The calibration guide: which card to lay alone in the play area, and how far along."""
+    image, draw = blank()
+    top = _title_bar(draw, word("guide_title", lang, number=number, count=count), size=11)
+    _text(draw, (WIDTH // 2, top), card, fitted(draw, card, _BOLD, 18, WIDTH - 2 * _MARGIN), anchor="ma")
+    hint = problem or word("guide_hint", lang)
+    _text(draw, (WIDTH // 2, HEIGHT - 12), hint, fitted(draw, hint, _PLAIN, 10, WIDTH), anchor="md")
+    help_line = word("guide_keys", lang)
+    _text(draw, (WIDTH // 2, HEIGHT - 1), help_line, fitted(draw, help_line, _PLAIN, 9, WIDTH), anchor="md")
+    return image
+
+
 def to_text(image: Image.Image) -> str:
     """The image as Unicode half blocks, two pixel rows per character cell (the demo's terminal view)."""
     pixels = image.convert("1").load()

@@ -45,6 +45,9 @@ WORDS: Mapping[str, tuple[str, str]] = {
     "penalty_impossible": ("{points} geht nicht", "{points} is impossible"),
     "scores": ("Punkte", "Scores"),
     "off": ("Aus", "Off"),
+    "guide_title": ("Kalibrieren {number}/{count}", "Calibrating {number}/{count}"),
+    "guide_hint": ("allein ins Feld legen", "lay it alone in the area"),
+    "guide_keys": ("NEXT Foto  BACK zurück", "NEXT photo  BACK back"),
     "menu_hint": ("DRAW/BACK ±   NEXT ►", "DRAW/BACK ±   NEXT ►"),
 }
 

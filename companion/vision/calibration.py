@@ -82,6 +82,12 @@ _WASHED_OUT = 0.2
 _FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
 
 
+def calibration_set(full: Colour = Colour.RED) -> list[Card]:
+    """The 23 cards a family lays out to calibrate: one full colour and the other colours' 11s."""
+    return [Card(colour, number) for colour in COLOURS for number in range(1, 21)
+            if colour is full or number == 11]
+
+
 class CalibrationError(Exception):
     """Pictures from which no usable profile can be made; the note says why (the message
     is its English text), and ``left_out`` names the pictures that could not be used."""
