@@ -25,11 +25,10 @@ def ended(dealt):
     _, record = dealt
     display = open_display("dummy")
     loop = RefereeLoop(Start(PLAYERS, "classic"), Feedback(Panel("de"), Screen(display)))
-    for event in record:
+    for event in record:  # judged as the loop judges what the table and the buttons bring
         if not isinstance(event, Penalty):
-            assert loop.referee.push(event).ok
+            assert loop._judge(0, "camera", event).ok
     assert loop.game.over
-    loop.outputs.state(loop.view())  # as after the winning card's verdict
     return loop, display, {e.player: e.points for e in record if isinstance(e, Penalty)}
 
 
@@ -64,7 +63,9 @@ def test_back_takes_a_point_off_but_never_below_zero(ended):
     loop, display, truth = ended
     name = next(p for p in PLAYERS if p in truth)
     cards, least, most = loop.game.penalty_bounds(name)
+    loop.button(0, "draw")
     loop.button(0, "back")
+    loop.button(0, "back")  # at zero: stays zero
     loop.button(0, "draw_repeat")
     loop.button(0, "draw")
     loop.button(0, "back")
@@ -138,3 +139,19 @@ def test_a_card_laid_by_mistake_and_taken_away_again_does_not_count(ended, dealt
         feed.quiet()
     feed.press("next")
     assert loop.game.penalties[name] == truth[name]
+
+
+def test_back_before_anything_is_entered_takes_the_winning_card_back(ended):
+    loop, display, truth = ended
+    winner = loop.game.winner_name
+    loop.button(0, "back")
+    assert not loop.game.over and loop.game.hand_sizes()[winner] == 1
+    loop.button(0, "back")  # and during the game BACK is undo again
+    assert not loop.game.over
+
+
+def test_back_once_a_number_is_entered_takes_a_point_off(ended):
+    loop, display, truth = ended
+    loop.button(0, "draw")
+    loop.button(0, "back")
+    assert loop.game.over

@@ -208,7 +208,7 @@ class RefereeLoop:
 
     def _lifted(self, event: Lifted) -> None:
         card = event.card
-        if self.game.over:
+        if self.game.over and not self.game.on_table(card):  # a card laid to be counted, taken away
             if self._entry.lifted(card):
                 self.outputs.state(self.view())
             return
@@ -234,7 +234,7 @@ class RefereeLoop:
 
     # ------------------------------------------------------------------ buttons
     def _press(self, t_ms: int, name: str, release: bool = False) -> None:
-        if self.game.over:
+        if self.game.over and not (name == "back" and self._entry.untouched):
             self._enter_penalty(t_ms, name)
             return
         if name in HELD:

@@ -4,7 +4,8 @@ One non-winner after another, in seat order. The player lays the cards left in t
 hand face up on the table: the camera reads them and the number is their sum, no
 arithmetic left to a child. By hand, DRAW adds a point, DRAW held adds ten at a time,
 BACK takes a point off (also to correct a card the camera cannot read). NEXT enters the
-number. The referee checks it against the cards the player holds (``Game.penalty``); a
+number. Before anything is entered, BACK (or lifting the winning card) takes the
+winning card back, as during the game. The referee checks it against the cards the player holds (``Game.penalty``); a
 number it refuses stays on the screen to be corrected. Nothing here draws or times
 anything.
 """
@@ -37,7 +38,14 @@ class PenaltyEntry:
         self.game = game
         self.points = 0
         self.counted: list[Card] = []  # the cards laid to be counted for the player now
+        self.pressed = False  # has a button been pressed for the entry yet?
         self.entered_cards: set[Card] = set()  # cards counted for a player before: they count once
+
+    @property
+    def untouched(self) -> bool:
+        """Nothing entered or counted yet: BACK then takes back the winning card (the
+        last event), as it takes back any event during the game."""
+        return not self.pressed and not self.counted and not self.game.penalties
 
     def laid(self, card: Card) -> bool:
         """A card laid on the table after the game: one of the current player's; its number counts."""
@@ -69,6 +77,7 @@ class PenaltyEntry:
         player = self.player
         if player is None:
             return None
+        self.pressed = True
         if name == "next":
             return Penalty(player, self.points)
         self.points = max(0, self.points + STEPS.get(name, 0))
