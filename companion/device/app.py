@@ -19,6 +19,7 @@ from typing import Callable
 from ..loop import Fanout, Journal, Notice, RefereeLoop
 from ..rules import Start
 from ..ui import Panel
+from ..ui.menu import Choice, Menu
 from .buttons import ButtonPanel, ButtonSettings
 from .camera import open_camera
 from .config import Config
@@ -26,7 +27,6 @@ from .display import DisplayError, Screen, open_display
 from .feedback import Feedback
 from .guide import Guide
 from .runner import Runner
-from ..ui.menu import Choice, Menu
 
 SPARE_NAMES = ("Spieler 4", "Spieler 5", "Spieler 6")  # seats the menu can add beyond the config's names
 
