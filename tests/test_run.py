@@ -158,7 +158,7 @@ def test_at_start_up_the_screen_counts_the_markers_until_all_four_are_seen(tmp_p
     class Laid:
         def frames(self):
             for index, picture in enumerate(pictures):
-                yield index * 100, picture
+                yield index * 600, picture  # the markers are counted once a second
 
     app.runner.camera = Laid()
     shown = []

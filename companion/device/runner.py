@@ -33,6 +33,7 @@ class Runner:
         self.camera_lost = False
         self.now = 0
         self.markers_missing: int | None = None  # until all four play-area markers were seen once: how many were
+        self._markers_looked_at: int | None = None
         self.last_picture = None  # the latest picture (the calibration guide takes it)
         self.paused = False  # while the calibration guide runs, the pictures are no moves
 
@@ -82,8 +83,8 @@ class Runner:
         self.last_picture = picture
         if self.paused:
             return
-        if self.markers_missing != 0:
-            self._look_for_markers(t_ms, picture)
+        if self.markers_missing != 0 and (self._markers_looked_at is None or t_ms - self._markers_looked_at >= 1000):
+            self._look_for_markers(t_ms, picture)  # once a second: a marker hidden for good costs little
         try:
             self.loop.frame(t_ms, self.reader.read(picture))
         except Exception:
@@ -94,6 +95,7 @@ class Runner:
         how many are, as that changes (a family lays them out while the screen counts)."""
         from ..vision import detect_markers
 
+        self._markers_looked_at = t_ms
         found = len(set(detect_markers(picture)) & set(CORNER_IDS.values()))
         missing = len(CORNER_IDS) - found
         if missing == 0:
