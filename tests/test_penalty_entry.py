@@ -155,3 +155,23 @@ def test_back_once_a_number_is_entered_takes_a_point_off(ended):
     loop.button(0, "draw")
     loop.button(0, "back")
     assert loop.game.over
+
+
+def test_a_card_laid_for_counting_that_cannot_be_read_is_said_until_it_is_read(ended, dealt):
+    loop, display, truth = ended
+    deal, _ = dealt
+    name = next(p for p in PLAYERS if p in truth)
+    hand = sorted(deal.hands[PLAYERS.index(name)], key=lambda card: card.code)
+    cards, least, most = loop.game.penalty_bounds(name)
+    feed = Feed(loop)
+    feed.quiet()
+    feed.unreadable.add(hand[0].code)  # lying askew: the camera sees an outline only
+    feed.lay(hand[0].code, (100, 150))
+    feed.quiet()
+    assert display.image.tobytes() == screens.penalty(name, 0, cards, least, most, unread=1).tobytes()
+    feed.moving(3)
+    feed.unreadable.clear()  # turned straight
+    feed.moving(2)
+    feed.quiet()
+    assert display.image.tobytes() == screens.penalty(name, hand[0].number, cards, least, most,
+                                                      counted=(hand[0].code,)).tobytes()

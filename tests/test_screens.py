@@ -32,6 +32,7 @@ SCREENS = {
     "penalty-de": lambda: screens.penalty("Cem", 17, 3, 6, 57, lang="de"),
     "penalty-refused-de": lambda: screens.penalty("Cem", 99, 3, 6, 57, "Höchstens 57 Punkte", "de"),
     "penalty-counted-de": lambda: screens.penalty("Ben", 20, 3, 6, 30, lang="de", counted=("B5", "Y7", "G8")),
+    "penalty-unread-de": lambda: screens.penalty("Ben", 12, 3, 6, 30, lang="de", counted=("B5", "Y7"), unread=1),
     "guide-de": lambda: screens.guide("Rot 7", 7, 23, lang="de"),
     "guide-en": lambda: screens.guide("Blue 11", 23, 23, lang="en"),
     "menu-de": lambda: screens.menu("Runde", "3 Spiele", 4, 7, "de"),

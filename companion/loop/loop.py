@@ -86,6 +86,7 @@ class RefereeLoop:
         """A fresh table for the game just started."""
         self.tracker = Tracker(self.settings.tracker)
         self._entry = PenaltyEntry(self.game)
+        self._unread_shown = 0  # unread cards the penalty screen last counted
         self._deferred: list[tuple[int, str]] = []  # buttons pressed while the table moved
         # NEXT held while a card laid could not be read, and everything after it, in order
         self._held: list[tuple[int, str | Laid | Lifted]] = []
@@ -121,6 +122,8 @@ class RefereeLoop:
                     self._lifted(event)
             elif isinstance(event, TableNotice):
                 self._notice(Notice(event.t_ms, event.kind))
+        if self.game.over and self._entry.player is not None and len(self.tracker.unread_laid) != self._unread_shown:
+            self.outputs.state(self.view())  # a card laid for counting that cannot be read: say so
         if not self.tracker.moving:
             self._press_deferred()
             if self._held and (not self.tracker.unread_laid
@@ -275,6 +278,10 @@ class RefereeLoop:
             self._entry.entered()
             self.outputs.state(self.view())
 
+    def _unread_after_game(self) -> int:
+        self._unread_shown = len(self.tracker.unread_laid) if self.game.over else 0
+        return self._unread_shown
+
     def _next_game(self, t_ms: int) -> None:
         """NEXT once every penalty is in: the session's next game (its deciding game, where
         the leaders tied and the rules say so), or a new session once this one is over."""
@@ -347,7 +354,7 @@ class RefereeLoop:
                         {colour.letter: row for colour, row in game.rows().items()}, game.drawn, game.over,
                         game.winner_name, self._alert[0] if self._alert else None,
                         (self._question.hidden.code,) if self._question else None, game.preset.draw_limit,
-                        self._entry.view(), dict(game.penalties))
+                        self._entry.view(self._unread_after_game()), dict(game.penalties))
 
     # ------------------------------------------------------------------ desync
     def _check_sync(self, t_ms: int) -> None:

@@ -31,6 +31,7 @@ class PenaltyView:
     least: int
     most: int
     counted: tuple[str, ...] = ()  # the cards the camera read for it, in the order laid
+    unread: int = 0  # cards laid for it that the camera cannot read (to be turned or moved)
 
 
 class PenaltyEntry:
@@ -90,9 +91,11 @@ class PenaltyEntry:
         self.entered_cards.update(self.counted)
         self.counted = []
 
-    def view(self) -> PenaltyView | None:
+    def view(self, unread: int = 0) -> PenaltyView | None:
+        """``unread``: how many cards laid since the game ended the camera cannot read."""
         player = self.player
         if player is None:
             return None
         cards, least, most = self.game.penalty_bounds(player)
-        return PenaltyView(player, self.points, cards, least, most, tuple(card.code for card in self.counted))
+        return PenaltyView(player, self.points, cards, least, most, tuple(card.code for card in self.counted),
+                           unread)

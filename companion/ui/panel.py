@@ -94,7 +94,7 @@ class Panel:
         if view.penalty is not None:
             entry = view.penalty
             return screens.penalty(entry.player, entry.points, entry.cards, entry.least, entry.most,
-                                   self._penalty_problem(), lang, entry.counted)
+                                   self._penalty_problem(), lang, entry.counted, entry.unread)
         if self.rejection is not None and view.alert is not None:
             return self._rejection_image()
         if self.table_notice is not None:

@@ -154,15 +154,18 @@ def game_over(winner: str | None, penalties: Mapping[str, int] | None = None, la
 
 
 def penalty(player: str, points: int, cards: int, low: int, high: int, problem: str | None = None,
-            lang: str = "de", counted: Sequence[str] = ()) -> Image.Image:
+            lang: str = "de", counted: Sequence[str] = (), unread: int = 0) -> Image.Image:
     """Penalty entry for one player: the number being entered in large print, the range
     their hand allows, and why a number was refused (``problem``); with cards the camera
-    counted (``counted``: their names), those and how many of the hand they are."""
+    counted (``counted``: their names), those and how many of the hand they are; with
+    cards it cannot read (``unread``), how many to turn or move."""
     image, draw = blank()
     top = _title_bar(draw, word("penalty", lang, player=player), size=11)
     _text(draw, (WIDTH // 2, top), str(points), bundled_font(_BOLD, 20), anchor="ma")
     hint = problem or word("penalty_cards", lang, count=cards, low=low, high=high)
-    if counted and not problem:
+    if unread and not problem:
+        hint = word("penalty_unread", lang, count=unread)
+    elif counted and not problem:
         hint = word("penalty_counted", lang, cards=" ".join(counted), count=len(counted), of=cards)
     _text(draw, (WIDTH // 2, HEIGHT - 12), hint, fitted(draw, hint, _PLAIN, 10, WIDTH), anchor="md")
     help_line = word("penalty_hint", lang)

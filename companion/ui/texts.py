@@ -40,6 +40,7 @@ WORDS: Mapping[str, tuple[str, str]] = {
     "penalty": ("Strafpunkte {player}", "Penalty {player}"),
     "penalty_hint": ("DRAW + BACK - NEXT ok", "DRAW + BACK - NEXT ok"),
     "penalty_cards": ("{count} Karten: {low}-{high}", "{count} cards: {low}-{high}"),
+    "penalty_unread": ("{count} Karte(n) unlesbar: drehen", "{count} card(s) unreadable: turn"),
     "penalty_counted": ("{count} von {of}: {cards}", "{count} of {of}: {cards}"),
     "penalty_range": ("Nur {low} bis {high} möglich", "Only {low} to {high} possible"),
     "penalty_impossible": ("{points} geht nicht", "{points} is impossible"),
