@@ -87,8 +87,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _progress(done: int, total: int) -> None:
-    if done == total or done % 50 == 0:
+    """A counter redrawn in place on a terminal; in a log, one line when the game is rendered."""
+    if sys.stderr.isatty() and (done == total or done % 50 == 0):
         print(f"\relfer demo: rendering the game, frame {done} of {total}", end="", file=sys.stderr, flush=True)
+    elif done == total:
+        print(f"elfer demo: rendered the game, {total} frames", end="", file=sys.stderr)
 
 
 class Terminal:
