@@ -33,8 +33,16 @@ def episode(tmp_path_factory):
     return short_episode(tmp_path_factory.mktemp("run") / "episode", seed=14)
 
 
-def test_a_game_played_through_the_device_shows_each_verdict_and_writes_a_checkable_record(mocked, episode,
-                                                                                        tmp_path):
+def press(pins, name: str) -> None:
+    """A short press of a button, on its mock pin."""
+    pin = pins.pin(PINS[name])
+    pin.drive_low()
+    pin.drive_high()
+
+
+def played(episode, pins, tmp_path):
+    """The episode played through the device built from its config, its recorded presses
+    made on the mock pins as their times come; the app, and every screen shown."""
     config = parse_config({"camera": {"backend": "episode", "episode": str(episode)},
                            "buttons": {**PINS, "bounce_ms": 0}, "display": {"kind": "none"},
                            "store": {"records": str(tmp_path / "records")}}, "test", tmp_path)
@@ -46,21 +54,31 @@ def test_a_game_played_through_the_device_shows_each_verdict_and_writes_a_checka
 
     def press_due(t_ms):
         while presses and presses[0]["t_ms"] <= t_ms:
-            pin = mocked.pin(PINS[presses.pop(0)["button"]])
-            pin.drive_low()
-            pin.drive_high()
+            press(pins, presses.pop(0)["button"])
 
     app.run(before_frame=press_due)
     assert not presses
-    wrong = screens.alert("Falsche Farbe!", "Blau 12 liegt auf Rot 12: falsche Farbe", "Karte wegnehmen")
-    assert wrong.tobytes() in shown
-    game = app.runner.loop.game
-    assert shown[-1] == screens.turn("Ben", game.hand_sizes(), game.stock, 0, 3).tobytes()
+    return app, shown
+
+
+def checked_record(app) -> dict:
+    """The record the device wrote, checked line by line; its summary."""
     record = app.write_record()
     referee = Referee()
     verdicts = list(check(read_objects(record.read_text().splitlines()), referee))
     assert verdicts and all(checked.verdict.ok for checked in verdicts)
-    assert summary(referee)["rows"]["R"] == [10, 12] and summary(referee)["current"] == "Ben"
+    return summary(referee)
+
+
+def test_a_game_played_through_the_device_shows_each_verdict_and_writes_a_checkable_record(mocked, episode,
+                                                                                        tmp_path):
+    app, shown = played(episode, mocked, tmp_path)
+    wrong = screens.alert("Falsche Farbe!", "Blau 12 liegt auf Rot 12: falsche Farbe", "Karte wegnehmen")
+    assert wrong.tobytes() in shown
+    game = app.runner.loop.game
+    assert shown[-1] == screens.turn("Ben", game.hand_sizes(), game.stock, 0, 3).tobytes()
+    result = checked_record(app)
+    assert result["rows"]["R"] == [10, 12] and result["current"] == "Ben"
 
 
 def test_without_buttons_the_device_refuses_to_start_but_an_episode_plays_its_own_presses(episode, tmp_path):
@@ -86,14 +104,12 @@ def test_a_camera_that_gives_no_picture_is_said_and_the_buttons_go_on(mocked, tm
     shown = []
     app.feedback.on_image = lambda image: shown.append(image.tobytes())
 
-    def press(t_ms):
+    def draw_and_next(t_ms):
         if t_ms == 1000:
-            for name in ("draw", "next"):
-                pin = mocked.pin(PINS[name])
-                pin.drive_low()
-                pin.drive_high()
+            press(mocked, "draw")
+            press(mocked, "next")
 
-    app.run(before_frame=press)
+    app.run(before_frame=draw_and_next)
     assert screens.message("Keine Kamera", ["Kamera fehlt: weiter mit den Tasten"]).tobytes() in shown
     game = app.runner.loop.game
     assert game.turns == 1 and game.hand_sizes()["Anna"] == get_preset("junior").hand_size(2) + 1
@@ -186,28 +202,12 @@ def test_a_whole_game_with_a_mistake_and_penalties_counted_by_the_camera(mocked,
     from short_episodes import junior_to_the_end
 
     episode = junior_to_the_end(tmp_path / "junior", seed=15)
-    config = parse_config({"camera": {"backend": "episode", "episode": str(episode)},
-                           "buttons": {**PINS, "bounce_ms": 0}, "display": {"kind": "none"},
-                           "store": {"records": str(tmp_path / "records")}}, "test", tmp_path)
-    app = build(config)
-    shown = []
-    app.feedback.on_image = lambda image: shown.append(image.tobytes())
-    presses = [json.loads(line) for line in (episode / "buttons.jsonl").read_text().splitlines()]
-
-    def press_due(t_ms):
-        while presses and presses[0]["t_ms"] <= t_ms:
-            pin = mocked.pin(PINS[presses.pop(0)["button"]])
-            pin.drive_low()
-            pin.drive_high()
-
-    app.run(before_frame=press_due)
+    app, shown = played(episode, mocked, tmp_path)
     skipped = screens.alert("Gelb 2 und Gelb 3 fehlen!", "Gelb 4 liegt auf Gelb 1", "Karte wegnehmen")
     assert skipped.tobytes() in shown
     game = app.runner.loop.game
     counted = screens.penalty("Ben", 20, *game.penalty_bounds("Ben"), counted=("B5", "Y7", "G8"))
     assert counted.tobytes() in shown
     assert shown[-1] == screens.game_over("Anna", {"Ben": 20}, "de").tobytes()
-    record = app.write_record()
-    referee = Referee()
-    assert all(checked.verdict.ok for checked in check(read_objects(record.read_text().splitlines()), referee))
-    assert summary(referee)["penalties"] == {"Ben": 20} and summary(referee)["winner"] == "Anna"
+    result = checked_record(app)
+    assert result["penalties"] == {"Ben": 20} and result["winner"] == "Anna"

@@ -212,18 +212,28 @@ def _session_options(choice: Choice) -> dict:
     return options
 
 
+def _opened(what: str, make: Callable, found: list[str], without: str, errors=(Exception,), failed="not usable"):
+    """``make()``, or None where it fails (said in ``found`` and the log): the device does
+    without what it cannot reach. gpiozero raises its own kinds for a missing pin driver
+    or a pin in use, hence any exception for the GPIO devices."""
+    try:
+        return make()
+    except errors as error:
+        found.append(f"{what}: {failed} ({error}); {without}")
+        log.warning("no %s: %s", what, error)
+        return None
+
+
 def _screen(config: Config, found: list[str]) -> Screen | None:
     display = config["display"]
     if display["kind"] == "none":
         found.append("display: none configured (the log shows what it would)")
         return None
-    try:
-        screen = Screen(open_display(display["kind"], display["i2c_port"], display["address"], display["rotate"]))
-    except DisplayError as error:
-        found.append(f"display: not found ({error}); the log shows what it would")
-        log.warning("no display: %s", error)
-        return None
-    found.append(f"display: {display['kind']} at I2C {display['i2c_port']}/0x{display['address']:02x}")
+    screen = _opened("display", lambda: Screen(open_display(display["kind"], display["i2c_port"],
+                                                            display["address"], display["rotate"])),
+                     found, "the log shows what it would", (DisplayError,), "not found")
+    if screen is not None:
+        found.append(f"display: {display['kind']} at I2C {display['i2c_port']}/0x{display['address']:02x}")
     return screen
 
 
@@ -234,25 +244,19 @@ def _sounder(config: Config, found: list[str]):
     if buzzer["kind"] == "none":
         found.append("buzzer: none configured (silent)")
         return None
-    try:
-        sounder = Sounder(buzzer["pin"], buzzer["kind"], buzzer["volume"], buzzer["muted"])
-    except Exception as error:  # gpiozero raises its own kinds for a missing pin driver or a pin in use
-        found.append(f"buzzer: not usable ({error}); silent")
-        log.warning("no buzzer: %s", error)
-        return None
-    found.append(f"buzzer: {buzzer['kind']} on GPIO {buzzer['pin']}" + (" (muted)" if buzzer["muted"] else ""))
+    sounder = _opened("buzzer", lambda: Sounder(buzzer["pin"], buzzer["kind"], buzzer["volume"], buzzer["muted"]),
+                      found, "silent")
+    if sounder is not None:
+        found.append(f"buzzer: {buzzer['kind']} on GPIO {buzzer['pin']}" + (" (muted)" if buzzer["muted"] else ""))
     return sounder
 
 
 def _buttons(config: Config, runner: Runner, found: list[str]) -> ButtonPanel | None:
     settings = config["buttons"]
-    try:
-        buttons = ButtonPanel(ButtonSettings({name: settings[name] for name in ("next", "draw", "back")},
-                                             bounce_s=settings["bounce_ms"] / 1000 or None,
-                                             menu_s=settings["menu_ms"] / 1000), runner.press)
-    except Exception as error:
-        found.append(f"buttons: not usable ({error})")
-        log.warning("no buttons: %s", error)
-        return None
-    found.append(f"buttons: NEXT GPIO {settings['next']}, DRAW GPIO {settings['draw']}, BACK GPIO {settings['back']}")
+    pins = {name: settings[name] for name in ("next", "draw", "back")}
+    buttons = _opened("buttons", lambda: ButtonPanel(ButtonSettings(pins, bounce_s=settings["bounce_ms"] / 1000 or None,
+                                                                    menu_s=settings["menu_ms"] / 1000), runner.press),
+                      found, "no play without them")
+    if buttons is not None:
+        found.append(f"buttons: NEXT GPIO {pins['next']}, DRAW GPIO {pins['draw']}, BACK GPIO {pins['back']}")
     return buttons

@@ -123,6 +123,7 @@ class RefereeLoop:
             elif isinstance(event, TableNotice):
                 self._notice(Notice(event.t_ms, event.kind))
         if self.game.over and self._entry.player is not None and len(self.tracker.unread_laid) != self._unread_shown:
+            self._unread_shown = len(self.tracker.unread_laid)
             self.outputs.state(self.view())  # a card laid for counting that cannot be read: say so
         if not self.tracker.moving:
             self._press_deferred()
@@ -278,10 +279,6 @@ class RefereeLoop:
             self._entry.entered()
             self.outputs.state(self.view())
 
-    def _unread_after_game(self) -> int:
-        self._unread_shown = len(self.tracker.unread_laid) if self.game.over else 0
-        return self._unread_shown
-
     def _next_game(self, t_ms: int) -> None:
         """NEXT once every penalty is in: the session's next game (its deciding game, where
         the leaders tied and the rules say so), or a new session once this one is over."""
@@ -354,7 +351,7 @@ class RefereeLoop:
                         {colour.letter: row for colour, row in game.rows().items()}, game.drawn, game.over,
                         game.winner_name, self._alert[0] if self._alert else None,
                         (self._question.hidden.code,) if self._question else None, game.preset.draw_limit,
-                        self._entry.view(self._unread_after_game()), dict(game.penalties))
+                        self._entry.view(len(self.tracker.unread_laid)), dict(game.penalties))
 
     # ------------------------------------------------------------------ desync
     def _check_sync(self, t_ms: int) -> None:

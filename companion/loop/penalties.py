@@ -5,9 +5,9 @@ hand face up on the table: the camera reads them and the number is their sum, no
 arithmetic left to a child. By hand, DRAW adds a point, DRAW held adds ten at a time,
 BACK takes a point off (also to correct a card the camera cannot read). NEXT enters the
 number. Before anything is entered, BACK (or lifting the winning card) takes the
-winning card back, as during the game. The referee checks it against the cards the player holds (``Game.penalty``); a
-number it refuses stays on the screen to be corrected. Nothing here draws or times
-anything.
+winning card back, as during the game. The referee checks the number against the cards
+the player holds (``Game.penalty``); a number it refuses stays on the screen to be
+corrected. Nothing here draws or times anything.
 """
 
 from __future__ import annotations

@@ -237,11 +237,10 @@ class Game:
     def penalty_bounds(self, player: str) -> tuple[int, int, int]:
         """``(cards, least, most)``: how many cards ``player`` holds and the fewest and
         most points those cards can be worth (the cards not on the table)."""
-        count = self.hands[self._seat[player]]
-        off_table = self._off_table()
-        return count, sum(off_table[:count]), sum(off_table[len(off_table) - count:])
+        return _bounds(self.hands[self._seat[player]], self._off_table())
 
     def _off_table(self) -> list[int]:
+        """The numbers of the cards not on the table, in order."""
         return sorted(c.number for c in self.deck if not self.masks[c.row] & c.bit)
 
     def penalty(self, player: str, points: int) -> Verdict:
@@ -258,10 +257,11 @@ class Game:
             if points:
                 return reject("penalty_winner", player=player)
         else:
-            count, low, high = self.penalty_bounds(player)
+            off_table = self._off_table()
+            count, low, high = _bounds(self.hands[seat], off_table)
             if not low <= points <= high:
                 return reject("penalty_range", player=player, count=count, low=low, high=high, points=points)
-            if not _sum_reachable(self._off_table(), count, points):
+            if not _sum_reachable(off_table, count, points):
                 return reject("penalty_impossible", count=count, points=points)
         self._save()
         self.penalties[player] = points
@@ -336,6 +336,11 @@ def _fitting_numbers(row: int, opener_bits: int) -> int:
     is on the table, whether rows grow out from an opener or in from both ends.
     """
     return (row << 1 | row >> 1) & ~row if row else opener_bits
+
+
+def _bounds(count: int, off_table: list[int]) -> tuple[int, int, int]:
+    """``(count, least, most)`` points that ``count`` of the cards ``off_table`` (sorted) can be worth."""
+    return count, sum(off_table[:count]), sum(off_table[len(off_table) - count:])
 
 
 def _sum_reachable(numbers: list[int], count: int, total: int) -> bool:
