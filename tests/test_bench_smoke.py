@@ -50,3 +50,15 @@ def test_a_seed_is_given_with_or_without_its_number_of_scenes():
     for wrong in ("13:", "x", "13:0", "13:1.5"):
         with pytest.raises(ValueError, match="SEED"):
             seed_and_scenes(wrong)
+
+
+def test_designs_benchmark_scores_a_deck_it_cannot_calibrate_as_unread(tmp_path, capsys, monkeypatch):
+    from companion.bench import designs
+
+    monkeypatch.setattr(designs, "calibrate_design", lambda name, cache: (None, "no centre numeral found"))
+    results = designs.run_designs_benchmark("train", designs=1, per_design=1, cache=tmp_path, pin=False)
+    total = results["total"]
+    assert results["calibrated"] == 0 and total.frames == 1 and total.required > 0
+    assert total.unknown == total.required and total.right == total.wrong == 0
+    printed = capsys.readouterr().out
+    assert "calibration: 0 of 1 designs" in printed and "plain:0 failed: no centre numeral found" in printed

@@ -103,7 +103,7 @@ def test_six_is_not_an_upside_down_nine(style):
         return float((np.abs(six - nine)[..., :3].max(axis=2) > 60).mean())
 
     underlined = get_style(style)
-    plain = dataclasses.replace(underlined, name=f"{style}-plain", underline_six_nine=False)
+    plain = dataclasses.replace(underlined, name=f"{style}-plain", six_nine="none")
     for colour in "RB":
         assert mismatch(underlined, colour) > 0.01
         assert mismatch(underlined, colour) > 2 * mismatch(plain, colour)

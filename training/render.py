@@ -28,6 +28,7 @@ import numpy as np
 
 from companion.sim.datasets import random_table
 from companion.sim.deck import STYLES
+from companion.sim.designs import TRAIN, design_name, require_trainable
 from companion.sim.episode import random_scenery
 from companion.sim.render import SceneCamera
 from companion.sim.surface import SURFACES
@@ -36,16 +37,25 @@ from companion.vision.detect import VIEW_PX_PER_MM
 
 TABLES_PER_CAMERA = 4
 FIRST_SEED = 60_000_000
+FIRST_DESIGN_SEED = 10_000  # training designs far from the seeds the benchmarks' designs count up from
 
 
-def render(first: int, count: int, progress=None) -> list[dict]:
-    """Scenes ``first`` … ``first + count - 1`` (multiples of ``TABLES_PER_CAMERA``)."""
+def style_of(group: int, designs: bool) -> str:
+    """The deck of a camera group: the hand-made styles in turn, or with ``designs`` every
+    other group a training design (never a held-out one: ``require_trainable``)."""
     styles = sorted(STYLES)
+    if not designs or group % 2 == 0:
+        return styles[(group // (2 if designs else 1)) % len(styles)]
+    return require_trainable(design_name(TRAIN, group // 2, FIRST_DESIGN_SEED))
+
+
+def render(first: int, count: int, progress=None, designs: bool = False) -> list[dict]:
+    """Scenes ``first`` … ``first + count - 1`` (multiples of ``TABLES_PER_CAMERA``)."""
     area = PlayArea()
     records = []
     for group in range(first // TABLES_PER_CAMERA, (first + count) // TABLES_PER_CAMERA):
-        style = styles[group % len(styles)]
-        surface = SURFACES[(group // len(styles)) % len(SURFACES)]
+        style = style_of(group, designs)
+        surface = SURFACES[(group // len(STYLES)) % len(SURFACES)]
         seed = FIRST_SEED + group
         camera = SceneCamera(random_scenery(seed, style=style, surface=surface))
         for k in range(TABLES_PER_CAMERA):
@@ -76,9 +86,11 @@ def main(argv=None) -> int:
     parser.add_argument("--first", type=int, required=True)
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--designs", action="store_true",
+                        help="every other camera group a training deck design (companion.sim.designs)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    records = render(args.first, args.count)
+    records = render(args.first, args.count, designs=args.designs)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     partial = args.out.with_suffix(".tmp")
     partial.write_bytes(pickle.dumps(records))

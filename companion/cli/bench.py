@@ -18,8 +18,10 @@ def add_commands(commands) -> None:
                                 "vision benchmark's reader misses, with what it read around it. 'seeds': the card "
                                 "reader's accuracy on several seeds' scenes, each seed's and pooled. 'referee': whole rendered games replayed "
                                 "through the referee loop and scored against their truth (placements, mistakes, "
-                                "false alarms, latency, speed, memory); the headline uses held-out seeds.")
-    bench.add_argument("what", choices=("rules", "synth", "vision", "stream", "stages", "misses", "seeds", "referee"), help="what to measure")
+                                "false alarms, latency, speed, memory); the headline uses held-out seeds. 'designs': the card reader on "
+                                "deck designs drawn from seeds (companion/sim/designs.py), each calibrated from its 23 "
+                                "pictures: held-out families and fonts (the headline) or training ones.")
+    bench.add_argument("what", choices=("rules", "synth", "vision", "stream", "stages", "misses", "seeds", "referee", "designs"), help="what to measure")
     bench.add_argument("--repeat", type=positive, default=5, help="timed repetitions (default 5)")
     bench.add_argument("--games", type=positive, default=2000, help="rules: games per repetition (default 2000)")
     bench.add_argument("--frames", type=positive, default=300, help="synth: frames per repetition (default 300)")
@@ -40,7 +42,11 @@ def add_commands(commands) -> None:
                        "(default 100: 10 seconds of a game)")
     bench.add_argument("--episodes", type=positive, default=100, help="referee: episodes (default 100)")
     bench.add_argument("--split", choices=("held-out", "dev"), default="held-out",
-                       help="referee: held-out seeds (the headline, default) or dev seeds (for development)")
+                       help="referee, designs: held-out seeds or designs (the headline, default), or dev ones "
+                       "(for development: the referee's dev seeds, the training families' designs)")
+    bench.add_argument("--designs", type=positive, default=24, help="designs: deck designs, the families in turn "
+                       "(default 24)")
+    bench.add_argument("--per-design", type=positive, default=20, help="designs: scenes of each design (default 20)")
     bench.add_argument("--first", type=int, default=0, metavar="K", help="referee: skip the split's first K seeds")
     bench.set_defaults(run=_bench)
 
@@ -88,6 +94,12 @@ def _bench(args: argparse.Namespace) -> int:
 
         run_stream_benchmark(streams=args.streams, frames=args.stream_frames, seed=args.seed,
                              mode=_reader_mode(args))
+        return 0
+    if args.what == "designs":
+        from ..bench.designs import run_designs_benchmark
+
+        run_designs_benchmark("train" if args.split == "dev" else "held-out", designs=args.designs,
+                              per_design=args.per_design, mode=_reader_mode(args))
         return 0
     if args.what == "referee":
         from ..bench.referee import run_referee_benchmark

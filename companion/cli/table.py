@@ -43,7 +43,7 @@ def _add_synth(commands) -> None:
     episode.add_argument("--mistakes", type=rate, default=0.0, metavar="RATE",
                          help="chance per move of a mistake, 0 to 1 (default 0)")
     episode.add_argument("--fps", type=fps, default=10.0, metavar="F", help="frames per second (default 10)")
-    episode.add_argument("--style", choices=sorted(_styles()), help="deck style (default: drawn from the seed)")
+    episode.add_argument("--style", type=_style, help="deck style, or a design FAMILY:SEED (default: drawn from the seed)")
     episode.add_argument("--layout", choices=("piles", "side_by_side"), default="piles", help="how rows are laid")
     episode.add_argument("--plain", action="store_true",
                          help="only the moves (and --mistakes): no two cards in one reach, no answers, no early "
@@ -51,7 +51,8 @@ def _add_synth(commands) -> None:
     cards = kinds.add_parser("cards", help="single-card pictures for calibration (R11.png, R11_2.png, ...)",
                              description="One picture per card of the deck under varied light and camera angle, "
                              "named by the card, for 'elfer calibrate'.")
-    cards.add_argument("--style", choices=sorted(_styles()), default="reference", help="deck style (default reference)")
+    cards.add_argument("--style", type=_style, default="reference",
+                       help="deck style, or a design FAMILY:SEED (default reference)")
     cards.add_argument("--out", type=Path, required=True, metavar="DIR")
     cards.add_argument("--variants", type=positive, default=1, metavar="K", help="pictures per card (default 1)")
     cards.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
@@ -69,10 +70,15 @@ def _add_synth(commands) -> None:
     sheet.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
 
 
-def _styles():
-    from ..sim.deck import STYLES
+def _style(name: str) -> str:
+    """A deck style's name or a design's (FAMILY:SEED), checked as the argument is parsed."""
+    from ..sim.deck import get_style
 
-    return STYLES
+    try:
+        get_style(name)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return name
 
 
 def _markers(args: argparse.Namespace) -> int:

@@ -18,15 +18,16 @@ from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
-from PIL import Image, ImageColor, ImageDraw
+from PIL import Image, ImageColor
 
 from ..cards import Card, Colour
-from ..fonts import FONT_DIR, bundled_font
+from ..fonts import FONT_DIR
+from .faces import CARD_MM, draw_face, wear
 
-CARD_MM = (59.0, 91.0)
-"""A real card's (width, height) in millimetres."""
-
-INDEX_CORNERS = ("two", "four", "none")
+INDEX_CORNERS = ("two", "four", "none", "rotated")
+FILLS = ("paper", "full", "band", "disc")
+SIX_NINE_MARKS = ("underline", "dot", "none")
+ILLUSTRATIONS = ("none", "animal", "pattern")
 
 # Supersampled drawing resolution: fine enough that rounded corners and underlines
 # come out smooth after reduction, small enough that a card draws in milliseconds.
@@ -59,23 +60,39 @@ class DeckStyle:
     name: str
     inks: Inks
     paper: str = "#fbfbf7"  # card stock is never pure white
-    inverse: bool = False  # face filled with the card's colour, numerals in paper colour
-    fill_inset_mm: float = 0.0  # inverse only: a paper rim this wide around the colour
+    # "paper"; "full": the face filled with the card's colour, numerals in paper colour;
+    # "band": a broad band of colour inside the edge; "disc": filled, with a paper disc
+    # carrying the centre numeral
+    fill: str = "paper"
+    fill_inset_mm: float = 0.0  # a paper rim this wide around the fill
+    band_mm: float = 6.0  # "band": how broad the band is
+    disc_mm: float = 40.0  # "disc": the paper disc's diameter
     font: str = "DejaVuSans-Bold.ttf"  # a file in companion/assets/fonts/
     centre_height_mm: float = 30.0  # 0: no centre numeral
     centre_max_width_mm: float = 40.0
-    index_corners: str = "two"  # "two" (top left, bottom right), "four" or "none"
+    centre_offset_mm: tuple[float, float] = (0.0, 0.0)  # of the centre numeral from the card's centre
+    # "two" (top left, bottom right), "four", "none", or "rotated" (four, read from the long sides)
+    index_corners: str = "two"
     index_height_mm: float = 6.0
     index_max_width_mm: float = 8.0
     index_centre_mm: tuple[float, float] = (8.5, 10.0)  # from the left and the top edge
     frame_mm: float = 1.2  # width of the frame line in the card's colour; 0: no frame
     frame_inset_mm: float = 2.5  # from the card's edge to the frame line's outer edge
+    double_frame: bool = False  # a second frame line inside the first
     corner_radius_mm: float = 3.5
-    underline_six_nine: bool = True  # tells 6 from an upside-down 9
+    six_nine: str = "underline"  # what tells 6 from an upside-down 9: "underline", "dot" or "none"
+    illustration: str = "none"  # "animal" (away from the centre numeral) or "pattern" (behind it)
+    illustration_shade: float = 0.45  # how much ink a drawing on paper takes
+    illustration_seed: int = 0
+    wear: float = 0.0  # 0 (new) to 1 (faded in blotches, scuffed)
+    gloss: float = 0.0  # 0 (matt) to 1: how much more glare the deck's cards catch
 
     def __post_init__(self):
-        if self.index_corners not in INDEX_CORNERS:
-            raise ValueError(f"index_corners must be one of {', '.join(INDEX_CORNERS)}, not {self.index_corners!r}")
+        for field, value, allowed in (("index_corners", self.index_corners, INDEX_CORNERS), ("fill", self.fill, FILLS),
+                                      ("six_nine", self.six_nine, SIX_NINE_MARKS),
+                                      ("illustration", self.illustration, ILLUSTRATIONS)):
+            if value not in allowed:
+                raise ValueError(f"{field} must be one of {', '.join(allowed)}, not {value!r}")
         if not (FONT_DIR / self.font).is_file():
             raise ValueError(f"style {self.name!r}: no font {self.font!r} in {FONT_DIR}")
         for colour in (self.paper, *(self.inks.of(c) for c in Colour)):
@@ -84,6 +101,11 @@ class DeckStyle:
     def ink(self, colour: Colour) -> tuple[int, int, int]:
         """The card colour's print colour as (r, g, b)."""
         return ImageColor.getrgb(self.inks.of(colour))[:3]
+
+    @property
+    def inverse(self) -> bool:
+        """The numerals print in paper colour on the card's colour."""
+        return self.fill == "full"
 
     @property
     def paper_rgb(self) -> tuple[int, int, int]:
@@ -107,7 +129,7 @@ STYLES: Mapping[str, DeckStyle] = MappingProxyType(
                 name="inverse",
                 inks=PRINT_INKS,
                 paper="#ffffff",
-                inverse=True,
+                fill="full",
                 fill_inset_mm=1.8,
                 centre_height_mm=32.0,
                 frame_mm=0.6,
@@ -147,11 +169,17 @@ STYLES: Mapping[str, DeckStyle] = MappingProxyType(
 
 
 def get_style(name: str) -> DeckStyle:
-    """The deck style called ``name``; a ValueError lists the styles otherwise."""
+    """The deck style called ``name``: a hand-made style, or a design (``"banded:12"``,
+    see :mod:`.designs`); a ValueError lists the styles otherwise."""
     try:
         return STYLES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown deck style {name!r}: choose one of {', '.join(STYLES)}") from None
+        pass
+    from .designs import design, parse_name  # designs are built on the styles
+
+    if parse_name(name) is not None:
+        return design(name)
+    raise ValueError(f"unknown deck style {name!r}: choose one of {', '.join(STYLES)}, or a design FAMILY:SEED")
 
 
 def render_card(card: Card, style: DeckStyle | str, px_per_mm: float) -> np.ndarray:
@@ -179,112 +207,15 @@ def _render_cached(card: Card, style: DeckStyle, px_per_mm: float) -> np.ndarray
     if width < 1 or height < 1:
         raise ValueError(f"px_per_mm={px_per_mm} gives an empty card")
     factor = min(_MAX_SUPERSAMPLING, max(2, math.ceil(_SUPERSAMPLED_PX_PER_MM / px_per_mm)))
-    face, shape = _draw_face(card, style, width * factor, height * factor)
+    face, shape = draw_face(card, style, width * factor, height * factor)
     # Lanczos keeps the numerals crisp, as print is; the outline's coverage is an exact
     # box average so the alpha edge has no ringing.
     face = face.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=2.0)
     shape = shape.reduce(factor)
-    rgb = np.asarray(face, dtype=np.uint8)
+    rgb = wear(np.asarray(face, dtype=np.uint8), style.paper_rgb, style.wear,
+               [style.illustration_seed, ord(card.colour.letter), card.number])
     bgra = np.empty((height, width, 4), dtype=np.uint8)
     bgra[..., :3] = rgb[..., ::-1]
     bgra[..., 3] = np.asarray(shape, dtype=np.uint8)
     bgra.setflags(write=False)
     return bgra
-
-
-def _draw_face(card: Card, style: DeckStyle, width: int, height: int) -> tuple[Image.Image, Image.Image]:
-    """The face (RGB, painted to the very edge) and the card's shape (L) at drawing scale."""
-    scale = width / CARD_MM[0]  # pixels per mm at drawing scale
-    ink = style.ink(card.colour)
-    paper = style.paper_rgb
-    numeral_colour = paper if style.inverse else ink
-    radius = style.corner_radius_mm * scale
-
-    shape = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(shape).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=255)
-
-    face = Image.new("RGB", (width, height), paper)
-    draw = ImageDraw.Draw(face)
-    if style.inverse:
-        inset = style.fill_inset_mm * scale
-        draw.rounded_rectangle(
-            (inset, inset, width - 1 - inset, height - 1 - inset), radius=max(0.0, radius - inset), fill=ink
-        )
-    if style.frame_mm > 0:
-        inset = style.frame_inset_mm * scale
-        draw.rounded_rectangle(
-            (inset, inset, width - 1 - inset, height - 1 - inset),
-            radius=max(scale * 0.5, radius - inset),
-            outline=numeral_colour,
-            width=max(1, round(style.frame_mm * scale)),
-        )
-
-    underline = style.underline_six_nine and card.number in (6, 9)
-    text = str(card.number)
-    if style.centre_height_mm > 0:
-        mask, digits_centre_y = _numeral_mask(
-            text, style.font, style.centre_height_mm * scale, style.centre_max_width_mm * scale, underline
-        )
-        _stamp(face, mask, numeral_colour, (width / 2, height / 2), digits_centre_y)
-    if style.index_corners != "none":
-        mask, digits_centre_y = _numeral_mask(
-            text, style.font, style.index_height_mm * scale, style.index_max_width_mm * scale, underline
-        )
-        upside_down = mask.transpose(Image.Transpose.ROTATE_180)
-        flipped_centre_y = mask.height - digits_centre_y
-        x, y = (value * scale for value in style.index_centre_mm)
-        _stamp(face, mask, numeral_colour, (x, y), digits_centre_y)
-        _stamp(face, upside_down, numeral_colour, (width - x, height - y), flipped_centre_y)
-        if style.index_corners == "four":
-            _stamp(face, mask, numeral_colour, (width - x, y), digits_centre_y)
-            _stamp(face, upside_down, numeral_colour, (x, height - y), flipped_centre_y)
-    return face, shape
-
-
-def _stamp(face: Image.Image, mask: Image.Image, colour, centre: tuple[float, float], digits_centre_y: float):
-    """Print ``colour`` through ``mask`` with the digits' centre on ``centre``."""
-    left = round(centre[0] - mask.width / 2)
-    top = round(centre[1] - digits_centre_y)
-    face.paste(colour, (left, top, left + mask.width, top + mask.height), mask)
-
-
-def _numeral_mask(
-    text: str, font_file: str, digit_height: float, max_width: float, underline: bool
-) -> tuple[Image.Image, float]:
-    """The numeral's ink as an L mask cropped to it, and the y of the digits' centre.
-
-    The digits are ``digit_height`` pixels tall; the underline of a 6 or 9 hangs below
-    them, so the digits sit at the same place on every card.
-    """
-    font = bundled_font(font_file, max(1, round(digit_height / _digit_height_per_em(font_file))))
-    left, top, right, bottom = font.getbbox(text)
-    pad = max(2, round(digit_height * 0.1))
-    canvas = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
-    ImageDraw.Draw(canvas).text((pad - left, pad - top), text, font=font, fill=255)
-    mask = canvas.crop(canvas.getbbox())
-    digits_height = mask.height
-    if underline:
-        gap, thickness = round(digit_height * 0.07), max(1, round(digit_height * 0.09))
-        inset = round(mask.width * 0.06)  # a printed underline is a little shorter than the numeral
-        lined = Image.new("L", (mask.width, digits_height + gap + thickness), 0)
-        lined.paste(mask, (0, 0))
-        ImageDraw.Draw(lined).rectangle(
-            (inset, digits_height + gap, mask.width - 1 - inset, digits_height + gap + thickness - 1), fill=255
-        )
-        mask = lined
-    if mask.width > max_width:
-        # Narrow to at most 75 %, as a condensed cut would; beyond that shrink evenly.
-        narrowed = max(max_width, mask.width * 0.75)
-        shrink = max_width / narrowed
-        new_size = (max(1, round(narrowed * shrink)), max(1, round(mask.height * shrink)))
-        digits_height *= new_size[1] / mask.height
-        mask = mask.resize(new_size, Image.Resampling.LANCZOS)
-    return mask, digits_height / 2
-
-
-@functools.lru_cache(maxsize=None)
-def _digit_height_per_em(font_file: str) -> float:
-    """How tall a digit's ink is, as a fraction of the font size."""
-    reference_size = 200
-    left, top, right, bottom = bundled_font(font_file, reference_size).getbbox("0", anchor="ls")
-    return (bottom - top) / reference_size

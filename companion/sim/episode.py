@@ -13,6 +13,7 @@ truth.jsonl    the game record with "t_ms" on every event; injected mistakes car
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Callable
@@ -22,8 +23,9 @@ import numpy as np
 from ..rules.presets import Preset
 from ..vision.markers import PLAY_AREA_MM as AREA_MM
 from .camera import Camera
+from .deck import STYLES, get_style
 from .lighting import Lighting
-from .deck import STYLES
+from .room import Glare
 from .render import SceneCamera, Scenery
 from .script import FAMILY, Behaviours, Script, play_script
 from .surface import SURFACES
@@ -40,7 +42,19 @@ def random_scenery(seed: int, style: str | None = None, surface: str | None = No
     surface = surface or SURFACES[int(rng.integers(len(SURFACES)))]
     camera = Camera.framing(area_mm, rng=rng, resolution=resolution)
     lighting = Lighting.neutral() if neutral_light else Lighting.random(rng)
+    gloss = get_style(style).gloss
+    if gloss > 0 and not neutral_light:
+        lighting = _glossier(lighting, gloss, np.random.default_rng([seed, 0x6105]))
     return Scenery(style, surface, tuple(area_mm), camera, lighting, seed)
+
+
+def _glossier(lighting: Lighting, gloss: float, rng: np.random.Generator) -> Lighting:
+    """A glossy deck catches the lamp: one more glare spot, and every spot stronger."""
+    rx = rng.uniform(0.03, 0.1)
+    extra = Glare(rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8), rx, rx * rng.uniform(0.4, 1.0), rng.uniform(0, 180),
+                  rng.uniform(0.5, 0.9) * gloss)
+    stronger = tuple(glare._replace(strength=min(0.95, glare.strength * (1 + 0.3 * gloss))) for glare in lighting.glares)
+    return dataclasses.replace(lighting, glares=(*stronger, extra))
 
 
 def write_episode(out: Path, preset: Preset, players: tuple[str, ...], seed: int, fps: float = 10.0,
