@@ -65,7 +65,7 @@ def _marker_radius(scene: SceneCamera) -> int:
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_mapping_puts_the_marker_centres_where_the_layout_says(name):
     frame, scene = _scene(name)
-    view = PlayArea(px_per_mm=2.0).update(frame)
+    view = PlayArea(px_per_mm=2.0, play_area_mm=PLAY_AREA_MM).update(frame)
     assert view.mapped and view.found and view.markers == (0, 1, 2, 3)
     assert view.px_per_mm == 2.0
     for marker_id, drawn in _drawn_marker_centres(scene).items():
@@ -76,7 +76,7 @@ def test_mapping_puts_the_marker_centres_where_the_layout_says(name):
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_the_view_shows_the_table_from_above(name):
     frame, scene = _scene(name)
-    view = PlayArea(px_per_mm=2.0, margin_mm=40).update(frame)
+    view = PlayArea(px_per_mm=2.0, margin_mm=40, play_area_mm=PLAY_AREA_MM).update(frame)
     assert view.image.shape == (view.size[1], view.size[0], 3) == (1060, 1360, 3)
     # a point on the table lands where its millimetres say (camera distortion and the
     # renderer's marker placement leave well under a millimetre)
@@ -138,7 +138,7 @@ def test_three_markers_are_enough_to_map_afresh_when_the_camera_moved():
 def test_a_hand_over_one_marker_at_the_start_does_not_stop_the_mapping():
     frame, scene = _scene("tilted")
     covered = _cover(frame, _drawn_marker_centres(scene)[0], _marker_radius(scene))
-    view = PlayArea().update(covered)
+    view = PlayArea(play_area_mm=PLAY_AREA_MM).update(covered)
     assert view.mapped and view.markers == (1, 2, 3)
     # even at the hidden marker's corner a table point lands within about two
     # millimetres of where it is (the lens bends what a homography cannot)
@@ -164,7 +164,7 @@ def test_the_mapping_is_dropped_when_the_camera_moved_and_three_markers_are_hidd
 
 def test_two_markers_map_afresh_when_the_camera_moved():
     frame, scene = _scene("straight")
-    area = PlayArea()
+    area = PlayArea(play_area_mm=PLAY_AREA_MM)
     before = area.update(frame)
     shift = np.array([14.0, 8.0])
     moved = _shifted(frame, shift)

@@ -86,7 +86,7 @@ def _random(seed: int) -> tuple[np.ndarray, dict]:
 @functools.lru_cache(maxsize=None)
 def _found(kind: str, key) -> tuple[AreaView, list[FoundCard]]:
     frame = _laid_out(*key)[0] if kind == "laid out" else _random(key)[0]
-    view = PlayArea().update(frame)
+    view = PlayArea(play_area_mm=PLAY_AREA_MM).update(frame)  # the scene's own layout: finding, not measuring
     return view, find_cards(view)
 
 
@@ -173,7 +173,7 @@ def test_a_card_turned_far_on_a_pile_is_a_candidate_though_the_pile_scores_bette
             _pose("B15", 301, 220, turn))
     frame, labels = _scene(pile)
     top = labels["B15"]
-    view = PlayArea().update(frame)
+    view = PlayArea(play_area_mm=PLAY_AREA_MM).update(frame)
     coarse, coarse_scale = view.resampled(COARSE_PX_PER_MM)
     candidates = card_candidates(cv2.cvtColor(coarse, cv2.COLOR_BGR2GRAY), CARD_MM)
     corners = (view.frame_to_view(np.asarray(top["polygon"], np.float64)) + 0.5) / coarse_scale - 0.5

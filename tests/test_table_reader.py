@@ -19,6 +19,18 @@ from companion.vision.card_reader import CardReader
 
 from test_find import FULLY_VISIBLE, _laid_out, _scene
 
+
+@pytest.fixture(autouse=True)
+def _the_scenes_own_layout(monkeypatch):
+    """Every scene here has its markers exactly 600 x 450 mm apart, and the reader is told
+    so: these tests are about reading cards, and measuring the area from the markers
+    (test_marker_layout.py) costs a millimetre or so at the far side."""
+    import companion.vision.table_reader as table_reader
+    from companion.vision.area import PlayArea
+    from companion.vision.markers import PLAY_AREA_MM
+
+    monkeypatch.setattr(table_reader, "PlayArea", lambda: PlayArea(play_area_mm=PLAY_AREA_MM))
+
 SCENES = [("reference", "wood"), ("reference", "mat"), ("reference", "cloth")]
 OUTLINE_PX = 4.0  # how far (frame pixels) a card's reported corner may lie from the card's true corner
 

@@ -19,11 +19,13 @@ from .vision import READERS, Score, core_said, one_core, peak_memory_mb, score_f
 
 # scene seeds far from every other benchmark's (seed × 100,000 + scene) and the tests'
 SCENE_SEEDS = {TRAIN: 700_000_000, HELD_OUT: 800_000_000}
+# the markers as the sheet's example lays them, and as on a small kitchen table: scenes alternate
+AREAS_MM = ((600.0, 450.0), (460.0, 330.0))
 CALIBRATION_SEED = 7
 
 
 def design_scene_cache(names: list[str], per_design: int, split: str, cache: Path, progress=None):
-    """``per_design`` rendered scenes of each design, surfaces taken in turn."""
+    """``per_design`` rendered scenes of each design, surfaces and play-area sizes taken in turn."""
     from ..sim.datasets import render_scene
     from ..sim.surface import SURFACES
 
@@ -36,7 +38,7 @@ def design_scene_cache(names: list[str], per_design: int, split: str, cache: Pat
             image, label = stem.with_suffix(".jpg"), stem.with_suffix(".json")
             if not (image.exists() and label.exists()):
                 _, entry = render_scene(SCENE_SEEDS[split] + d * 1000 + i, style=name,
-                                        surface=SURFACES[(d + i) % len(SURFACES)])
+                                        surface=SURFACES[(d + i) % len(SURFACES)], area_mm=AREAS_MM[i % len(AREAS_MM)])
                 image.write_bytes(entry.pop("jpeg"))
                 label.write_text(json.dumps(entry))
             scenes.append((image, json.loads(label.read_text())))
@@ -78,6 +80,7 @@ def run_designs_benchmark(split: str = HELD_OUT, designs: int = 24, per_design: 
         else:
             readers[name] = READERS[mode](profile)
     by_family: dict[str, Score] = {}
+    by_area: dict[str, Score] = {}
     total = Score()
     for image_path, labels in scenes:
         reader = readers.get(labels["style"])
@@ -94,16 +97,19 @@ def run_designs_benchmark(split: str = HELD_OUT, designs: int = 24, per_design: 
             score.ms.append(elapsed)
         family = parse_name(labels["style"])[0].name
         by_family.setdefault(family, Score()).add(score)
+        by_area.setdefault("area %g x %g mm" % tuple(labels["area_mm"]), Score()).add(score)
         total.add(score)
     for family, score in sorted(by_family.items()):
         print("  " + score.line(family))
+    for area, score in sorted(by_area.items(), reverse=True):
+        print("  " + score.line(area))
     print("  " + total.line(f"all {split} families"))
     print(f"calibration: {len(readers)} of {len(names)} designs" + "".join(
         f"\n  {name} failed: {reason}" for name, reason in sorted(failed.items())))
     ms = statistics.median(total.ms) if total.ms else float("nan")
     memory = peak_memory_mb(scenes, None, mode)
     print(f"speed: {ms:.1f} ms per frame (median, {core_said(pin)}); peak memory of a reading process: {memory:.0f} MB")
-    return {"total": total, "by_family": by_family, "calibrated": len(readers), "designs": len(names),
+    return {"total": total, "by_family": by_family, "by_area": by_area, "calibrated": len(readers), "designs": len(names),
             "failed": failed, "ms_per_frame": ms, "peak_mb": memory}
 
 

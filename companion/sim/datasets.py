@@ -25,14 +25,15 @@ from .script import Hand, play_script, seat_angles
 SCENE_RULES = ("classic", "classic", "classic", "junior", "false-start", "three-starts")  # classic most often
 
 
-def table_after(preset_name: str, players: int, moves: int, rng: np.random.Generator, layout: str) -> Table:
+def table_after(preset_name: str, players: int, moves: int, rng: np.random.Generator, layout: str,
+                area_mm: tuple[float, float] = AREA_MM) -> Table:
     """The table after some moves of a bots' game, laid the way a family lays it."""
     preset = get_preset(preset_name)
     names = tuple(f"P{i + 1}" for i in range(players))
     seed = int(rng.integers(2**31))
     deal = Deal(preset, names, random.Random(seed), first=0)
     bot = BOTS["sensible"](random.Random(seed))
-    table_layout = TableLayout(preset, AREA_MM, rng, layout=layout)
+    table_layout = TableLayout(preset, area_mm, rng, layout=layout)
     table = Table([table_layout.place(c, Table(), None) for c in deal.game.table()])
     openers: dict = {}
     for _ in range(moves):
@@ -65,14 +66,15 @@ def write_scenes(out: Path, count: int, seed: int, resolution: tuple[int, int] =
     return labels
 
 
-def random_table(rng: np.random.Generator) -> tuple[str, str, Table, Hand | None]:
+def random_table(rng: np.random.Generator,
+                 area_mm: tuple[float, float] = AREA_MM) -> tuple[str, str, Table, Hand | None]:
     """(rules, layout, table, hand or None) of a random scene: a bots' game stopped after
     5–160 moves, classic most often, piles or (a quarter of the time) side-by-side rows,
     in a third of the scenes a hand reaching for a card."""
     rules = SCENE_RULES[int(rng.integers(len(SCENE_RULES)))]
     players = int(rng.integers(2, 7))
     layout = LAYOUTS[int(rng.random() < 0.25)]
-    table = table_after(rules, players, int(rng.integers(5, 160)), rng, layout)
+    table = table_after(rules, players, int(rng.integers(5, 160)), rng, layout, area_mm)
     hand = None
     if table.poses and rng.random() < 0.35:
         target = table.poses[int(rng.integers(len(table.poses)))]
@@ -82,11 +84,12 @@ def random_table(rng: np.random.Generator) -> tuple[str, str, Table, Hand | None
 
 
 def render_scene(seed: int, resolution: tuple[int, int] = DEFAULT_RESOLUTION, style: str | None = None,
-                 surface: str | None = None) -> tuple[str, dict]:
-    """One random table picture (JPEG bytes under ``"jpeg"``) with its labels."""
+                 surface: str | None = None, area_mm: tuple[float, float] = AREA_MM) -> tuple[str, dict]:
+    """One random table picture (JPEG bytes under ``"jpeg"``) with its labels; ``area_mm``:
+    how far apart the markers lie."""
     rng = np.random.default_rng([seed, 0x5CE7E5])
-    rules, layout, table, hand = random_table(rng)
-    scenery = random_scenery(seed, style=style, surface=surface, resolution=resolution)
+    rules, layout, table, hand = random_table(rng, area_mm)
+    scenery = random_scenery(seed, style=style, surface=surface, resolution=resolution, area_mm=area_mm)
     camera = SceneCamera(scenery)
     poses = tuple(table.poses)
     picture, cover = camera.picture(poses, hand)

@@ -70,6 +70,9 @@ class Table:
         return None
 
 
+MIN_ROW_GAP_MM = 5.0
+
+
 class TableLayout:
     """How one family lays the rows: where each pile is and how carefully cards land."""
 
@@ -86,7 +89,10 @@ class TableLayout:
         rows = len(colours)
         card_w, card_h = CARD_MM
         gap = (self.area_h - rows * card_h) / (rows + 1)
-        self.row_y = {c: gap + card_h / 2 + i * (card_h + gap) for i, c in enumerate(colours)}
+        if gap < MIN_ROW_GAP_MM:  # a small table: rows close together, overhanging the markers' rectangle
+            gap = MIN_ROW_GAP_MM
+        top = (self.area_h - rows * card_h - (rows - 1) * gap) / 2
+        self.row_y = {c: top + card_h / 2 + i * (card_h + gap) for i, c in enumerate(colours)}
         self.row_x = {c: self.area_w / 2 + float(rng.normal(0, 8)) for c in colours}
         self.pile_step = card_w + float(rng.uniform(-2, 16))  # centre distance between piles: some touch
         self.fan_step = float(rng.uniform(19, 24))  # side by side: how far each card sticks out

@@ -58,7 +58,8 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from .markers import CORNER_IDS, MARKER_SIZE_MM, PLAY_AREA_MM, corner_positions_mm, marker_dictionary
+from .marker_layout import MarkerLayout, aligned_corners, fit_layout, layout_homography
+from .markers import CORNER_IDS, MARKER_SIZE_MM, marker_dictionary
 from .thresholds import THRESHOLDS
 
 log = logging.getLogger(__package__)
@@ -93,6 +94,7 @@ class AreaView:
     markers: tuple[int, ...] = ()
     margin_mm: float = DEFAULT_MARGIN_MM
     guessed: bool = False
+    layout: MarkerLayout | None = None  # where the markers lie on the table, with a mapping from them
     _cache: dict = field(default_factory=dict, repr=False)
 
     @cached_property
@@ -194,17 +196,18 @@ class PlayArea:
     the rules that keep, renew or drop the mapping."""
 
     def __init__(self, px_per_mm: float = 2.0, margin_mm: float = DEFAULT_MARGIN_MM,
-                 play_area_mm: tuple[float, float] = PLAY_AREA_MM, tolerance_px: float = 2.5,
+                 play_area_mm: tuple[float, float] | None = None, tolerance_px: float = 2.5,
                  redetect_every: int = 5):
+        """``play_area_mm``: the markers' rectangle when it is known; by default it is
+        measured from the markers themselves (:mod:`.marker_layout`)."""
         if px_per_mm <= 0 or margin_mm < 0:
             raise ValueError("px_per_mm must be positive and margin_mm not negative")
         self.px_per_mm = float(px_per_mm)
         self.margin_mm = float(margin_mm)
-        self.play_area_mm = (float(play_area_mm[0]), float(play_area_mm[1]))
+        self.learns_layout = play_area_mm is None
+        self.layout = MarkerLayout.default() if play_area_mm is None else MarkerLayout.default(play_area_mm)
         self.tolerance_px = float(tolerance_px)
         self.redetect_every = max(1, int(redetect_every))
-        self.size = (math.ceil((self.play_area_mm[0] + 2 * self.margin_mm) * self.px_per_mm),
-                     math.ceil((self.play_area_mm[1] + 2 * self.margin_mm) * self.px_per_mm))
         s, m = self.px_per_mm, self.margin_mm
         self._mm_from_view = np.array([[1 / s, 0, 0.5 / s - m], [0, 1 / s, 0.5 / s - m], [0, 0, 1]])
         self._detector = cv2.aruco.ArucoDetector(marker_dictionary(), _detector_parameters())
@@ -215,6 +218,17 @@ class PlayArea:
     @property
     def mapped(self) -> bool:
         return self._mapping is not None
+
+    @property
+    def play_area_mm(self) -> tuple[float, float]:
+        return self.layout.size_mm
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the view in pixels: the markers' rectangle and the margin."""
+        width, height = self.layout.size_mm
+        return (math.ceil((width + 2 * self.margin_mm) * self.px_per_mm),
+                math.ceil((height + 2 * self.margin_mm) * self.px_per_mm))
 
     def reset(self) -> None:
         """Forget the mapping (the next frame is detected afresh)."""
@@ -257,7 +271,7 @@ class PlayArea:
             return unmapped_view(frame, found, self.margin_mm)
         to_frame = self._mapping.homography @ self._mm_from_view
         return AreaView(frame, to_frame / to_frame[2, 2], self.px_per_mm, self.size, bool(found), True, found,
-                        self.margin_mm)
+                        self.margin_mm, layout=self.layout)
 
     # --- detection -----------------------------------------------------------------
 
@@ -286,18 +300,30 @@ class PlayArea:
         return {marker_id: box if refined is None else refined
                 for marker_id, box, refined in zip(ids, detected, _refine_squares(grey, detected))}
 
-    def _detect_and_map(self, grey: np.ndarray, least: int = THRESHOLDS.min_markers) -> dict[int, np.ndarray]:
+    def _detect_and_map(self, grey: np.ndarray, least: int = THRESHOLDS.min_markers,
+                        relearn: bool = False) -> dict[int, np.ndarray]:
         """The markers detected (:meth:`_detect`), and with at least ``least`` of them a new
-        mapping from them."""
+        mapping from them (``relearn``: a marker moved, so where they lie is measured anew)."""
         corners = self._detect(grey)
         if len(corners) >= least:
+            self._learn_layout(grey, corners, relearn)
             self._start_mapping(grey, corners)
         return corners
+
+    def _learn_layout(self, grey: np.ndarray, corners: dict[int, np.ndarray], relearn: bool) -> None:
+        """Measure where the markers lie from three or more of them, unless more were
+        measured before and none has moved since."""
+        if not self.learns_layout or len(corners) < THRESHOLDS.sure_markers:
+            return
+        if relearn or len(corners) >= len(self.layout.measured):
+            # the markers aligned whole: their size is what scales the table
+            self.layout = fit_layout({k: aligned_corners(grey, k, box) for k, box in corners.items()}, self.layout)
+            log.info("play area measured from markers %s: %.0f x %.0f mm", sorted(corners), *self.layout.size_mm)
 
     def _redetect(self, grey: np.ndarray, moved: bool) -> tuple[int, ...]:
         if moved:
             log.info("a play-area marker moved (or the camera did): the markers are detected afresh")
-        corners = self._detect_and_map(grey)
+        corners = self._detect_and_map(grey, relearn=moved)
         if len(corners) >= THRESHOLDS.min_markers:
             return tuple(sorted(corners))
         off_place = any(marker_id in self._mapping.centres
@@ -309,14 +335,9 @@ class PlayArea:
         return tuple(sorted(corners))
 
     def _start_mapping(self, grey: np.ndarray, corners: dict[int, np.ndarray]) -> None:
-        positions = corner_positions_mm(self.play_area_mm)
-        half_mm = MARKER_SIZE_MM / 2
-        square = np.array([[-half_mm, -half_mm], [half_mm, -half_mm], [half_mm, half_mm], [-half_mm, half_mm]])
+        positions = self.layout.centres_mm
         found = sorted(corners)
-        source = np.concatenate([square + positions[marker_id] for marker_id in found]).astype(np.float32)
-        target = np.concatenate([corners[marker_id] for marker_id in found]).astype(np.float32)
-        homography, _ = cv2.findHomography(source, target, 0)
-        homography = homography.astype(np.float64)
+        homography = layout_homography(corners, found, self.layout)
         centres = {marker_id: _diagonals_crossing(corners[marker_id]) for marker_id in found}
         references = {}
         for marker_id, half in zip(found, _patch_halves(homography, [positions[marker_id] for marker_id in found])):

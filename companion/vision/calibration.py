@@ -50,7 +50,7 @@ from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
 from .glyphs import glyph_map, under_glare_evened
 from .card_reader import CardReader, card_for_matching, upright_corners
-from .single import locate
+from .single import locate, table_size
 
 log = logging.getLogger(__package__)
 
@@ -328,6 +328,10 @@ def _check_inks_apart(inks: dict, by_colour: dict, left_out: list[str]) -> None:
                                         suspect=suspect, names=[p.name for p in by_colour[suspect]]), left_out)
 
 
+def _colour_picture(image) -> bool:
+    return image is not None and image.ndim == 3 and image.shape[2] == 3
+
+
 def _black_and_white(image: np.ndarray) -> bool:
     """Whether the picture's three channels are (nearly) the same everywhere."""
     blue, green, red = cv2.split(image)
@@ -338,10 +342,12 @@ def _black_and_white(image: np.ndarray) -> bool:
 def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, Note]]]:
     """The pictures whose card is found, and (name, why) of those whose card is not."""
     pictures, lost = [], []
+    area_mm = table_size(item for items in named.values() for _, item in items
+                         if not isinstance(item, tuple) and _colour_picture(item))
     for card, items in named.items():
         for name, item in items:
             image, corners = item if isinstance(item, tuple) else (item, None)
-            if image is None or image.ndim != 3 or image.shape[2] != 3:
+            if not _colour_picture(image):
                 raise CalibrationError(note("not_colour", name=name))
             if _black_and_white(image):
                 lost.append((name, note("black_and_white")))
@@ -349,7 +355,7 @@ def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, Note
             if corners is not None:
                 corners, found_by = np.asarray(corners, np.float64), "given"
             else:
-                located = locate(image, card)
+                located = locate(image, card, area_mm)
                 corners, found_by = located.corners, located.found_by
                 if corners is None:
                     lost.append((name, note("no_card", problem=located.problem)))

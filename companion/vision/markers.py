@@ -48,7 +48,10 @@ the cards' way."""
 
 MARKER_MODULES = 6  # 4 × 4 data bits inside a one-bit black border
 PLAY_AREA_MM = (600.0, 450.0)
-"""Default (width, height) of the play area between the marker centres."""
+"""The suggested (width, height) of the play area between the marker centres, and the
+one assumed until the markers have been measured (:mod:`.marker_layout`)."""
+SMALLEST_AREA_MM = (350.0, 250.0)  # the range the sheet promises; measured in docs/benchmarks.md
+LARGEST_AREA_MM = (1000.0, 700.0)
 
 A4_MM = (210.0, 297.0)
 MM_PER_INCH = 25.4
@@ -111,16 +114,18 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
 _INSTRUCTIONS_DE = (
     "Mit 100 % drucken (tatsächliche Größe, nicht „an Seite anpassen“). Die Messlinie muss genau 100 mm lang sein.",
     "Die vier Marker an den gestrichelten Linien ausschneiden.",
-    "Jeden Marker mit seiner Mitte auf die genannte Ecke der Spielfläche legen ({w} × {h} mm). Die Striche zeigen "
-    "die Mittellinien des Markers: Sie liegen auf den Kanten der Spielfläche. Die Pfeile zeigen in die Spielfläche.",
+    "Die Marker an die vier Ecken eines Rechtecks um die Spielfläche legen, jeden auf die genannte Ecke, die Pfeile "
+    "zur Mitte. Jede Größe von etwa {small} bis {large} cm passt, z. B. {w} × {h} cm; messen ist nicht nötig, "
+    "der Begleiter misst die Fläche an den Markern selbst. Die Kamera sollte alle vier sehen.",
     "Alle vier Beschriftungen lesbar von derselben Tischseite: „oben“ ist die von dir abgewandte Seite.",
     "Flach hinlegen (am besten festkleben), nicht knicken, nicht mit Karten oder Händen verdecken.",
 )
 _INSTRUCTIONS_EN = (
     "Print at 100 % (actual size, no “fit to page”). The measuring line must be exactly 100 mm long.",
     "Cut out the four markers along the dashed lines.",
-    "Lay each marker with its centre on the named corner of the play area ({w} × {h} mm). The ticks mark the "
-    "marker's centre lines: lay them on the play area's edges. The arrows point into the play area.",
+    "Lay the markers at the four corners of a rectangle around the play area, each on its named corner, arrows "
+    "pointing inwards. Any size from about {small} to {large} cm works, e.g. {w} × {h} cm; there is no need to "
+    "measure: the companion measures the area by the markers themselves. The camera should see all four.",
     "All four labels read the same way up from one side of the table: “top” is the side away from you.",
     "Keep them flat (tape them down), unfolded, and not covered by cards or hands.",
 )
@@ -136,11 +141,12 @@ def marker_sheet(dpi: int = 300) -> Image.Image:
     in German and English."""
     page = _Page(dpi)
     y = page.text((15, 12), "Elfer raus! – Marker für die Spielfläche / play-area markers", 5.5, bold=True)
-    width, height = (f"{value:g}" for value in PLAY_AREA_MM)
+    width, height = (f"{value / 10:g}" for value in PLAY_AREA_MM)
+    small, large = (" × ".join(f"{value / 10:g}" for value in area) for area in (SMALLEST_AREA_MM, LARGEST_AREA_MM))
     for lines in (_INSTRUCTIONS_DE, _INSTRUCTIONS_EN):
         y += 2.5
         for number, line in enumerate(lines, 1):
-            y = page.paragraph((15, y), f"{number}.", line.format(w=width, h=height), 3.2)
+            y = page.paragraph((15, y), f"{number}.", line.format(w=width, h=height, small=small, large=large), 3.2)
     y = page.ruler((15, y + 5), 100.0)
 
     piece_width = MARKER_SIZE_MM + 2 * _PIECE_MARGIN_MM

@@ -65,10 +65,11 @@ def find_card(image: np.ndarray, card: Card | None = None) -> tuple[np.ndarray |
     return located.corners, located.found_by
 
 
-def locate(image: np.ndarray, card: Card | None = None) -> Located:
+def locate(image: np.ndarray, card: Card | None = None, play_area_mm: tuple[float, float] | None = None) -> Located:
     """The card in a picture of one card; see the module docstring. Without ``card`` the
-    first outline is taken."""
-    view = _area_view(image)
+    first outline is taken; ``play_area_mm``: how far apart the markers lie, where known
+    (:func:`table_size`), else measured in this picture alone."""
+    view = _area_view(image, play_area_mm)
     sources = [("outline", partial(_outlines, image))]
     if view is not None:
         sources = [("finder", partial(_finder_outlines, view)), *sources,
@@ -94,13 +95,28 @@ def locate(image: np.ndarray, card: Card | None = None) -> Located:
     return Located(None, "none", note("no_such_number", number=card.number))
 
 
-def _area_view(image: np.ndarray):
+def _area_view(image: np.ndarray, play_area_mm: tuple[float, float] | None = None):
     """The picture mapped onto the play area by its markers, or None without them."""
     try:
-        view = PlayArea().update(image)
+        view = PlayArea(play_area_mm=play_area_mm).update(image)
     except (cv2.error, ValueError):
         return None
     return view if view.mapped else None
+
+
+def table_size(images) -> tuple[float, float] | None:
+    """How far apart the markers lie, from every picture that shows three or more of
+    them (the median: calibration pictures are of one table, and one picture measures
+    it only to a few millimetres), or None where fewer than three pictures do."""
+    sizes = []
+    for image in images:
+        view = _area_view(image)
+        if view is not None and len(view.layout.measured) >= 3:
+            sizes.append(view.layout.size_mm)
+    if len(sizes) < 3:
+        return None
+    width, height = np.median(np.array(sizes), axis=0)
+    return float(width), float(height)
 
 
 def _as_card(view, corners: np.ndarray) -> np.ndarray | None:
@@ -109,7 +125,8 @@ def _as_card(view, corners: np.ndarray) -> np.ndarray | None:
     in on every side: on a white table the card's own edge may not show at all); else
     None."""
     mm = view.view_to_mm(view.frame_to_view(upright_corners(corners)))
-    if any(cv2.pointPolygonTest(np.float32(mm), centre, True) > -_MARKER_REACH_MM for centre in _MARKERS_MM):
+    markers_mm = view.layout.centres_mm.values() if view.layout is not None else _MARKERS_MM
+    if any(cv2.pointPolygonTest(np.float32(mm), centre, True) > -_MARKER_REACH_MM for centre in markers_mm):
         return None  # on a marker: the markers' black squares can pass for a numeral
     sides = np.hypot(*(mm - np.roll(mm, -1, axis=0)).T)
     if np.all(np.abs(sides / np.tile(CARD_MM, 2) - 1) <= _SIZE_TOLERANCE):
