@@ -34,11 +34,12 @@ def design_scene_cache(names: list[str], per_design: int, split: str, cache: Pat
     scenes = []
     for d, name in enumerate(names):
         for i in range(per_design):
-            stem = folder / f"{name.replace(':', '-')}-{i:03d}"
+            area = AREAS_MM[i % len(AREAS_MM)]
+            stem = folder / f"{name.replace(':', '-')}-{i:03d}-{area[0]:g}x{area[1]:g}"
             image, label = stem.with_suffix(".jpg"), stem.with_suffix(".json")
             if not (image.exists() and label.exists()):
                 _, entry = render_scene(SCENE_SEEDS[split] + d * 1000 + i, style=name,
-                                        surface=SURFACES[(d + i) % len(SURFACES)], area_mm=AREAS_MM[i % len(AREAS_MM)])
+                                        surface=SURFACES[(d + i) % len(SURFACES)], area_mm=area)
                 image.write_bytes(entry.pop("jpeg"))
                 label.write_text(json.dumps(entry))
             scenes.append((image, json.loads(label.read_text())))
@@ -104,8 +105,11 @@ def run_designs_benchmark(split: str = HELD_OUT, designs: int = 24, per_design: 
     for area, score in sorted(by_area.items(), reverse=True):
         print("  " + score.line(area))
     print("  " + total.line(f"all {split} families"))
-    print(f"calibration: {len(readers)} of {len(names)} designs" + "".join(
-        f"\n  {name} failed: {reason}" for name, reason in sorted(failed.items())))
+    by_family_failed = {family: sum(parse_name(name)[0].name == family for name in failed) for family in by_family}
+    print(f"calibration: {len(readers)} of {len(names)} designs; failed per family: "
+          + ", ".join(f"{family} {count}" for family, count in sorted(by_family_failed.items())))
+    if split == TRAIN:  # why, only where it may be looked into
+        print("".join(f"  {name} failed: {reason}\n" for name, reason in sorted(failed.items())), end="")
     ms = statistics.median(total.ms) if total.ms else float("nan")
     memory = peak_memory_mb(scenes, None, mode)
     print(f"speed: {ms:.1f} ms per frame (median, {core_said(pin)}); peak memory of a reading process: {memory:.0f} MB")

@@ -279,8 +279,10 @@ def peak_memory_mb(scenes, profile_dir: Path | None, mode: str = "detect") -> fl
 
 
 def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = Path(".cache/vision-bench"),
-                         tesseract_cards: int = 500, pin: bool = True, mode: str = "detect") -> dict:
-    """``mode``: how the reader finds the cards (``READERS``)."""
+                         tesseract_cards: int = 500, pin: bool = True, mode: str = "detect",
+                         held_out_designs: int = 0, per_design: int = 20) -> dict:
+    """``mode``: how the reader finds the cards (``READERS``); ``held_out_designs``: that
+    many held-out deck designs read after the four styles (``bench/designs.py``)."""
     one_core(pin)
     scenes = rendered_scenes(n_scenes, seed, cache)
     finder = {"detect": "the card detector", "search": "the edge and numeral search",
@@ -320,4 +322,9 @@ def run_vision_benchmark(n_scenes: int = 2000, seed: int = 2026, cache: Path = P
 
         results["tesseract"] = compare_with_tesseract(scenes, lambda style: readers[style].reader, tesseract_cards,
                                                       seed)
+    if held_out_designs:
+        from .designs import run_designs_benchmark
+
+        print("decks it was never tuned on:")
+        results["held_out"] = run_designs_benchmark("held-out", held_out_designs, per_design, cache, pin, mode)
     return results

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .types import positive
+from .types import count, positive
 
 
 def add_commands(commands) -> None:
@@ -44,8 +44,8 @@ def add_commands(commands) -> None:
     bench.add_argument("--split", choices=("held-out", "dev"), default="held-out",
                        help="referee, designs: held-out seeds or designs (the headline, default), or dev ones "
                        "(for development: the referee's dev seeds, the training families' designs)")
-    bench.add_argument("--designs", type=positive, default=24, help="designs: deck designs, the families in turn "
-                       "(default 24)")
+    bench.add_argument("--designs", type=count, default=24, help="designs, vision: deck designs, the families in "
+                       "turn (default 24; vision reads that many held-out designs after the four styles, 0 to skip)")
     bench.add_argument("--per-design", type=positive, default=20, help="designs: scenes of each design (default 20)")
     bench.add_argument("--first", type=int, default=0, metavar="K", help="referee: skip the split's first K seeds")
     bench.set_defaults(run=_bench)
@@ -70,6 +70,7 @@ def _bench(args: argparse.Namespace) -> int:
         from ..bench.vision import run_vision_benchmark
 
         run_vision_benchmark(n_scenes=args.scenes or 2000, seed=args.seed, tesseract_cards=args.tesseract_cards,
+                             held_out_designs=args.designs, per_design=args.per_design,
                              mode=_reader_mode(args))
         return 0
     if args.what == "stages":

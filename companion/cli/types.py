@@ -40,6 +40,7 @@ def _number(kind: type, low: float, high: float, what: str):
 
 
 positive = _number(int, 1, float("inf"), "a whole number of at least 1")
+count = _number(int, 0, float("inf"), "a whole number, 0 or more")
 rate = _number(float, 0.0, 1.0, "a rate from 0 to 1")
 fps = _number(float, 0.5, 60.0, "frames per second from 0.5 to 60")
 
