@@ -79,3 +79,13 @@ def test_one_marker_is_no_layout():
     with pytest.raises(ValueError, match="two markers"):
         fit_layout({0: np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)})
     assert MarkerLayout.default().size_mm == PLAY_AREA_MM
+
+
+def test_calibration_pictures_of_one_table_measure_it_together():
+    from companion.vision.single import table_size
+
+    pictures = [_table((460.0, 330.0), seed, tilt)[0] for seed, tilt in ((2, 15.0), (5, 5.0), (6, 20.0))]
+    assert table_size(pictures) == pytest.approx((460.0, 330.0), abs=3)
+    assert table_size(pictures[:2]) is None  # too few to trust: each picture measures its own
+    blank = np.full((720, 1280, 3), 200, np.uint8)
+    assert table_size([blank, blank, blank, *pictures[:2]]) is None
