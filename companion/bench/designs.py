@@ -15,7 +15,8 @@ import statistics
 from pathlib import Path
 
 from ..sim.designs import HELD_OUT, TRAIN, design_names, parse_name, require_trainable
-from .vision import READERS, Score, core_said, one_core, peak_memory_mb, score_frame, with_rendering_bar
+from .vision import (READERS, REQUIRED_SHARE, Score, core_said, one_core, peak_memory_mb, read_scene,
+                     with_rendering_bar)
 
 # scene seeds far from every other benchmark's (seed × 100,000 + scene) and the tests'
 SCENE_SEEDS = {TRAIN: 700_000_000, HELD_OUT: 800_000_000}
@@ -62,9 +63,6 @@ def calibrate_design(name: str, cache: Path):
 
 def run_designs_benchmark(split: str = HELD_OUT, designs: int = 24, per_design: int = 20,
                           cache: Path = Path(".cache/vision-bench"), pin: bool = True, mode: str = "detect") -> dict:
-    import cv2
-    import time
-
     one_core(pin)
     names = design_names(split, designs)
     if split == TRAIN:
@@ -86,16 +84,10 @@ def run_designs_benchmark(split: str = HELD_OUT, designs: int = 24, per_design: 
     for image_path, labels in scenes:
         reader = readers.get(labels["style"])
         if reader is None:  # a deck that cannot be calibrated reads nothing
-            score = Score(frames=1, required=sum(label["visible_share"] >= 0.98 for label in labels["cards"]))
+            score = Score(frames=1, required=sum(label["visible_share"] >= REQUIRED_SHARE for label in labels["cards"]))
             score.unknown = score.required
         else:
-            frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-            reader.reset()
-            start = time.perf_counter()
-            reading = reader.read(frame)
-            elapsed = (time.perf_counter() - start) * 1000
-            score = score_frame(reading, labels["cards"])
-            score.ms.append(elapsed)
+            score = read_scene(image_path, labels, reader)
         family = parse_name(labels["style"])[0].name
         by_family.setdefault(family, Score()).add(score)
         by_area.setdefault("area %g x %g mm" % tuple(labels["area_mm"]), Score()).add(score)

@@ -245,17 +245,22 @@ def score_frame(reading, labels: list[dict]) -> Score:
     return score
 
 
+def read_scene(image_path: Path, labels: dict, reader) -> Score:
+    """One rendered scene read afresh, scored, and timed."""
+    frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    reader.reset()
+    start = time.perf_counter()
+    reading = reader.read(frame)
+    elapsed = (time.perf_counter() - start) * 1000
+    score = score_frame(reading, labels["cards"])
+    score.ms.append(elapsed)
+    return score
+
+
 def read_scenes(scenes, reader_for) -> tuple[Score, dict[str, Score]]:
     total, by_style = Score(), {}
     for image_path, labels in scenes:
-        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        reader = reader_for(labels["style"])
-        reader.reset()
-        start = time.perf_counter()
-        reading = reader.read(frame)
-        elapsed = (time.perf_counter() - start) * 1000
-        score = score_frame(reading, labels["cards"])
-        score.ms.append(elapsed)
+        score = read_scene(image_path, labels, reader_for(labels["style"]))
         total.add(score)
         by_style.setdefault(labels["style"], Score()).add(score)
     return total, by_style

@@ -35,7 +35,7 @@ from .area import PlayArea
 from .calibration_notes import Note, note
 from .digits import font_likeness
 from .find import find_cards
-from .markers import MARKER_SIZE_MM, corner_positions_mm
+from .markers import MARKER_SIZE_MM
 from .profile import CARD_MM, Layout
 from .ink import measure
 from .glyphs import glyph_map
@@ -45,7 +45,6 @@ from .single_search import SEARCH_FILTERS, peak_shift, searched_outlines
 MIN_CARDNESS = 0.6  # likeness of an outline's middle to the expected number, below which it is no card
 _SIZE_TOLERANCE = 0.035  # with the markers in view, sides may differ this much from 59 and 91 mm …
 _FRAME_INSET_MM = (1.0, 5.0)  # … or be a printed frame or colour fill this far in on every side
-_MARKERS_MM = tuple(corner_positions_mm().values())
 _MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 6  # a card nearer a marker's centre than this lies on it
 
 
@@ -125,8 +124,8 @@ def _as_card(view, corners: np.ndarray) -> np.ndarray | None:
     in on every side: on a white table the card's own edge may not show at all); else
     None."""
     mm = view.view_to_mm(view.frame_to_view(upright_corners(corners)))
-    markers_mm = view.layout.centres_mm.values() if view.layout is not None else _MARKERS_MM
-    if any(cv2.pointPolygonTest(np.float32(mm), centre, True) > -_MARKER_REACH_MM for centre in markers_mm):
+    if any(cv2.pointPolygonTest(np.float32(mm), centre, True) > -_MARKER_REACH_MM
+           for centre in view.layout.centres_mm.values()):
         return None  # on a marker: the markers' black squares can pass for a numeral
     sides = np.hypot(*(mm - np.roll(mm, -1, axis=0)).T)
     if np.all(np.abs(sides / np.tile(CARD_MM, 2) - 1) <= _SIZE_TOLERANCE):
