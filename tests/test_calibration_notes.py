@@ -10,19 +10,19 @@ import pytest
 from companion.cards import Colour
 from companion.vision.calibration_notes import MOST_NAMED, TEMPLATES, note, ranges
 
-LOST = [("R5.png", note("no_card", problem=note("no_such_number", number=5)))]
+LOST = [("R5.png", note("no_card", problem=note("no_card_edge")))]
 SAMPLES = {
     "not_a_folder": {"folder": Path("cards.png")}, "no_folder": {"folder": Path("karten")},
     "no_pictures": {"folder": Path("karten")}, "unreadable": {"path": Path("karten/R1.png")},
     "unreadable_format": {"folder": Path("karten"), "formats": ".heic"},
     "unnamed": {"folder": Path("karten"), "found": "urlaub.jpg"}, "no_pictures_given": {},
     "not_colour": {"name": "R1#1"}, "no_card": {"problem": note("nothing_card_shaped")},
-    "nothing_card_shaped": {}, "no_such_number": {"number": 5}, "no_print": {}, "cannot_use": {"lost": LOST},
+    "nothing_card_shaped": {}, "no_card_edge": {}, "no_print": {}, "cannot_use": {"lost": LOST},
     "black_and_white": {}, "all_black_and_white": {"count": 23}, "file_format": {},
     "inks_alike": {"first": Colour.YELLOW, "second": Colour.GREEN, "apart": 0, "suspect": Colour.YELLOW,
                    "names": ["Y11.png"]},
     "reads_too_few": {"right": 3, "total": 23, "names": ["R1.png", "R2.png"]},
-    "no_centre_numeral": {}, "no_full_colour": {"colour": Colour.RED, "missing": [3, 4, 5, 18]},
+    "no_numerals": {}, "no_full_colour": {"colour": Colour.RED, "missing": [3, 4, 5, 18]},
     "no_full_colour_lost": {"colour": Colour.RED, "missing": [5], "lost": LOST}, "left_out": {"lost": LOST},
     "no_colour": {"colour": Colour.GREEN}, "no_eleven": {"colour": Colour.YELLOW}, "no_numeral": {"numbers": [6, 9]},
     "glare": {"names": ["R3.png"]}, "misread": {"right": 22, "total": 23, "names": ["R17_2.png"]},

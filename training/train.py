@@ -57,6 +57,23 @@ NUMERAL_WHOLE, NUMERAL_ALL_BUT = 0.01, 0.05  # share of the numeral's place othe
 # for the benchmark, with 0.02 to spare): a numeral is whole when nothing lies there.
 NUMERAL_PLACE = {"reference": (0.13, 0.31, 0.87, 0.75), "inverse": (0.13, 0.30, 0.87, 0.76),
                  "cream": (0.22, 0.38, 0.78, 0.66), "condensed": (0.06, 0.24, 0.94, 0.82)}
+_NUMERAL_SPARE_MM = 3.0  # around a design's numeral: an underline, a dot, a wide font
+
+
+def numeral_place(style: str) -> tuple[float, float, float, float]:
+    """Where a style's numerals may have ink (shares of the face, upright or turned): from
+    the table above, or for a deck design from where it draws its centre numeral."""
+    if style in NUMERAL_PLACE:
+        return NUMERAL_PLACE[style]
+    from companion.sim.deck import get_style
+    from companion.sim.faces import CARD_MM
+
+    (card_w_mm, card_h_mm), deck = CARD_MM, get_style(style)
+    half_w = min(deck.centre_max_width_mm / 2 + _NUMERAL_SPARE_MM + abs(deck.centre_offset_mm[0]), card_w_mm / 2)
+    half_h = min(deck.centre_height_mm / 2 + _NUMERAL_SPARE_MM + abs(deck.centre_offset_mm[1]), card_h_mm / 2)
+    return (0.5 - half_w / card_w_mm, 0.5 - half_h / card_h_mm, 0.5 + half_w / card_w_mm, 0.5 + half_h / card_h_mm)
+
+
 COVER_PX_PER_VIEW_PX = 2  # the cover is measured on a map this much finer than the view
 SIGMA_CELLS = 1.2
 REGRESS_CELLS = 2.0  # offsets and direction are trained this near a centre
@@ -80,7 +97,7 @@ def covers(cards: list[dict], size: tuple[int, int], style: str) -> list[tuple[f
     result = []
     for number, card in enumerate(cards, start=1):
         corners = card["poly"]
-        left, top, right, bottom = NUMERAL_PLACE[style]
+        left, top, right, bottom = numeral_place(style)
         place = np.array([corners[0] + u * (corners[1] - corners[0]) + v * (corners[3] - corners[0])
                           for u, v in ((left, top), (right, top), (right, bottom), (left, bottom))])
         shown = []
@@ -131,7 +148,9 @@ def targets(cards: list[dict], kinds: list[str], transform) -> tuple[np.ndarray,
 
 
 def example(record: dict, augment: bool) -> tuple[np.ndarray, ...]:
-    image = record["image"]
+    # a view of markers measured a millimetre or two further apart than the sheet's
+    # example is a pixel larger than the training size: its far edge is margin, cut off
+    image = record["image"][:HEIGHT, :WIDTH]
     height, width = image.shape[:2]
     flip_x = flip_y = False
     dx = dy = 0

@@ -50,7 +50,7 @@ from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
 from .glyphs import glyph_map, under_glare_evened
 from .card_reader import CardReader, card_for_matching, upright_corners
-from .single import locate, table_size
+from .single import Located, candidates, look, most_alike, table_size
 
 log = logging.getLogger(__package__)
 
@@ -79,7 +79,11 @@ _BLURRED = 0.5
 # this share of the set's typical card is washed out (a glare spot on it): its template
 # reads no card of its number.
 _WASHED_OUT = 0.2
-_FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
+_FINE_MM, _COARSE_MM = 1.0, 3.0
+# A card further than this from the typical card (``single.most_alike``: typical
+# differences a pixel) is poor: glare, blur, or a patch of a checked cloth in a picture
+# without its card; judged only among at least _MIN_PICTURES_TO_COMPARE pictures.
+_UNLIKE, _MIN_PICTURES_TO_COMPARE = 1.05, 5  # the scales (Gaussian sigma, mm) whose detail is compared
 
 
 def calibration_set(full: Colour = Colour.RED) -> list[Card]:
@@ -199,6 +203,7 @@ class _Picture:
     turned: bool = False
     turn_evidence: float = 0.0
     poor: str = ""  # why its numeral is not learned from it where a good picture is (``calibration_notes.POOR``)
+    unlike: bool = False  # unlike the other pictures' cards at a glance: poor, unless something else says why
 
 
 def calibrate(images, deck_name: str, layout: Layout | None = None,
@@ -248,13 +253,6 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
     straightened = _straighten(pictures, layout, inverse, margin)
     retake = _name_poor(pictures, warnings)
 
-    numerals.normalise(pictures, layout)
-    box = numerals.learn_box(pictures, layout)
-    if box is None:
-        raise CalibrationError(note("no_centre_numeral"))
-    layout = replace(layout, numeral_box_mm=box)
-    numerals.orient(pictures, layout)
-    templates = numerals.templates(pictures, layout, warnings)
     by_colour = {c: [p for p in pictures if p.card.colour is c] for c in COLOURS}
     full = [c for c in COLOURS if {p.card.number for p in by_colour[c]} >= set(NUMBERS)]
     if not full:
@@ -263,6 +261,13 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         why = (note("no_full_colour_lost", colour=best, missing=missing, lost=lost) if lost
                else note("no_full_colour", colour=best, missing=missing))
         raise CalibrationError(why, [name for name, _ in lost])
+    numerals.normalise(pictures, layout)
+    box = numerals.learn_box(pictures, layout)
+    if box is None:
+        raise CalibrationError(note("no_numerals"))
+    layout = replace(layout, numeral_box_mm=box)
+    numerals.orient(pictures, layout)
+    templates = numerals.templates(pictures, layout, warnings)
     numerals.measure_ink_on_strokes(pictures, templates, layout, inverse)
     inks, inks_lab, covariance = _inks(pictures, by_colour)
     _check_inks_apart(inks, by_colour, [name for name, _ in lost])
@@ -340,8 +345,11 @@ def _black_and_white(image: np.ndarray) -> bool:
 
 
 def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, Note]]]:
-    """The pictures whose card is found, and (name, why) of those whose card is not."""
-    pictures, lost = [], []
+    """The pictures whose card is found, and (name, why) of those whose card is not. Of
+    the outlines that may be a picture's card, the one most like the cards of the other
+    pictures is taken (:func:`companion.vision.single.most_alike`): on a checked cloth a
+    patch of table can stand out as clearly as a white card."""
+    found, lost = [], []
     area_mm = table_size(item for items in named.values() for _, item in items
                          if not isinstance(item, tuple) and _colour_picture(item))
     for card, items in named.items():
@@ -353,21 +361,28 @@ def _locate(named, layout: Layout) -> tuple[list[_Picture], list[tuple[str, Note
                 lost.append((name, note("black_and_white")))
                 continue
             if corners is not None:
-                corners, found_by = np.asarray(corners, np.float64), "given"
+                options = [Located(np.asarray(corners, np.float64), "given")]
             else:
-                located = locate(image, card, area_mm)
-                corners, found_by = located.corners, located.found_by
-                if corners is None:
-                    lost.append((name, note("no_card", problem=located.problem)))
+                options = candidates(image, area_mm)
+                if options[0].corners is None:
+                    lost.append((name, note("no_card", problem=options[0].problem)))
                     continue
-            ordered = upright_corners(corners)
-            card_image = card_for_matching(image, ordered, layout)
-            # keep only the card's neighbourhood of the picture (for the self-test), not the picture
-            # (wide enough for an outline a few degrees off its card to be moved onto it)
-            x0, y0 = np.maximum(np.floor(ordered.min(axis=0)).astype(int) - 24, 0)
-            x1, y1 = np.ceil(ordered.max(axis=0)).astype(int) + 25
-            pictures.append(_Picture(card, name, image[y0:y1, x0:x1].copy(), card_image, ordered - [x0, y0],
-                                     found_by))
+            found.append((card, name, image, options))
+    if not found:
+        return [], lost
+    chosen, apart = most_alike([[look(image, option.corners) for option in options]
+                                for _, _, image, options in found])
+    pictures = []
+    for (card, name, image, options), k, distance in zip(found, chosen, apart):
+        ordered = upright_corners(options[k].corners)
+        card_image = card_for_matching(image, ordered, layout)
+        # keep only the card's neighbourhood of the picture (for the self-test), not the picture
+        # (wide enough for an outline a few degrees off its card to be moved onto it)
+        x0, y0 = np.maximum(np.floor(ordered.min(axis=0)).astype(int) - 24, 0)
+        x1, y1 = np.ceil(ordered.max(axis=0)).astype(int) + 25
+        unlike = len(found) >= _MIN_PICTURES_TO_COMPARE and distance > _UNLIKE and options[k].found_by != "given"
+        pictures.append(_Picture(card, name, image[y0:y1, x0:x1].copy(), card_image, ordered - [x0, y0],
+                                 options[k].found_by, unlike=unlike))
     return pictures, lost
 
 
@@ -408,15 +423,17 @@ def sharpness(glyph: np.ndarray, layout: Layout) -> float:
 
 def _mark_poor(pictures: list[_Picture], layout: Layout) -> None:
     """Marks the pictures much blurrier (``_BLURRED``) or much more washed out
-    (``_WASHED_OUT``) than the set's typical one: their numerals are learned from the
-    other pictures of the same number where there are any (their ink still counts)."""
+    (``_WASHED_OUT``) than the set's typical one, or unlike the other cards at a glance
+    (``unlike``): their numerals are learned from the other pictures of the same number
+    where there are any (their ink still counts)."""
     if len(pictures) < 3:
         return
     detail = np.array([sharpness(p.glyph, layout) for p in pictures])
     contrast = np.array([p.measurement.contrast for p in pictures])
     blurred, washed_out = _BLURRED * float(np.median(detail)), _WASHED_OUT * float(np.median(contrast))
     for p, kept, stands_out in zip(pictures, detail, contrast):
-        p.poor = "blurred" if kept < blurred else "washed out" if stands_out < washed_out else ""
+        p.poor = ("blurred" if kept < blurred else "washed out" if stands_out < washed_out else
+                  "unlike" if p.unlike else "")
 
 
 def _straighten(pictures: list[_Picture], layout: Layout, inverse: bool, margin: int) -> list[str]:

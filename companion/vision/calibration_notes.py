@@ -34,8 +34,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     # why a picture cannot be used
     "no_card": {"de": "keine Karte gefunden ({problem})", "en": "no card found ({problem})"},
     "nothing_card_shaped": {"de": "nichts Kartenförmiges darin", "en": "nothing card-shaped in it"},
-    "no_such_number": {"de": "nichts Kartenförmiges darin zeigt eine {number}",
-                       "en": "nothing card-shaped in it shows a {number}"},
+    "no_card_edge": {"de": "keine Kante hebt sich ringsum vom Tisch ab",
+                     "en": "no card-shaped outline stands out from the table all the way round"},
     "file_format": {"de": "ein Format, das es nicht lesen kann (als JPEG speichern)",
                     "en": "a format it cannot read (save it as JPEG)"},
     "black_and_white": {"de": "ein Schwarz-Weiß-Bild: es zeigt keine Farben (in Farbe aufnehmen)",
@@ -50,8 +50,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
                        "a card)"},
     # the calibration fails
     "cannot_use": {"de": "{lost}; " + RETAKE["de"], "en": "{lost}; " + RETAKE["en"]},
-    "no_centre_numeral": {"de": "auf keiner Karte eine Zahl in der Mitte gefunden",
-                          "en": "no centre numeral found on any card"},
+    "no_numerals": {"de": "keine Zahlen gefunden: die Karten verschiedener Zahlen sehen gleich aus",
+                    "en": "no numerals found: the cards of different numbers look alike"},
     "no_full_colour": {"de": "keine Farbe hat alle 20 Karten: alle 20 Karten einer Farbe auslegen (der "
                              "vollständigsten, {colour}, fehlen {missing})",
                        "en": "no colour has all 20 cards: lay out all 20 cards of one colour (the most complete, "
@@ -104,6 +104,10 @@ POOR = {
                                "auf einem schlichten Teil des Tisches"),
                         "en": ("poorly outlined", "poorly outlined (the card's edges were not found: its print is "
                                "not where the other cards' is)", "on a plain part of the table")},
+    "unlike": {"de": ("den anderen Karten unähnlich", "den anderen Karten unähnlich (vielleicht ist nicht die Karte "
+                      "gefunden, sondern ein Stück Tisch)", "ganz im Bild, auf einem schlichten Teil des Tisches"),
+               "en": ("unlike the other cards", "unlike the other cards (perhaps a piece of the table was found, "
+                      "not the card)", "whole in view, on a plain part of the table")},
 }
 
 MOST_NAMED = 8  # pictures named in one note; more are "..."

@@ -2,9 +2,11 @@
 
 Each picture is a rectified card's glyph map (0 paper, 1 ink, see
 :func:`companion.vision.glyphs.glyph_map`) and the card it shows; the functions here work
-on objects with ``card``, ``name``, ``glyph``, ``poor``, ``turned`` and ``turn_evidence``. In
-order: :func:`normalise` centres each card's digits (undoing small errors of the
-outline found), :func:`learn_box` finds the numeral box all numbers fit in,
+on objects with ``card``, ``name``, ``glyph``, ``corners``, ``poor``, ``turned`` and ``turn_evidence``. In
+order: :func:`normalise` centres a centred numeral's digits (undoing small errors of
+the outline found; a deck whose numeral is elsewhere is left alone), :func:`learn_box`
+finds the numeral box all numbers fit in (where cards of
+different numbers differ: nothing about the deck's print is assumed),
 :func:`orient` decides which way up each card lies, and :func:`templates` makes each
 number's template from its pictures; :func:`face_print` marks where else the deck prints
 (corner indices, frames), so the reader can tell a whole card from an outline spanning
@@ -21,9 +23,16 @@ from .digits import font_likeness, ncc
 from .profile import CARD_MM, DEFAULT_THRESHOLDS, Layout
 from .ink import Strokes, ink_on
 from .glyphs import glyph_map
+from .straighten import moved_corners
 from .thresholds import THRESHOLDS
 
 _BOX_PAD_MM = 2.0  # around the numerals' extent, on every side
+# Where the numbers' glyph maps differ from their median by at least this share of the
+# most they differ anywhere (after a blur of _DIFFER_BLUR_MM), numerals lie; a deck whose
+# cards nowhere differ by _MIN_DIFFER (share of full ink) shows no numerals.
+_DIFFER_SHARE, _DIFFER_BLUR_MM, _MIN_DIFFER = 0.25, 1.0, 0.05
+_EDGE_BAND_MM = 4.0  # numerals never reach this near the card's edge
+_NUMERAL_MASS_SHARE = 0.4  # of the largest region's difference: a region this large is numeral too
 
 
 def _inner_parts(glyph: np.ndarray, layout: Layout, band_mm: float = 4.0) -> tuple[list, tuple[float, float, float, float]]:
@@ -55,7 +64,8 @@ def _digits_box(glyph: np.ndarray, layout: Layout) -> tuple[int, int, int, int] 
     top, bottom = min(b[1] for b in digits), max(b[1] + b[3] for b in digits)
     slack = 0.1 * (bottom - top)
     beside = [b for b in _inner_parts(glyph, layout, band_mm=0.5)[0]
-              if abs(b[1] - top) <= slack and abs(b[1] + b[3] - bottom) <= slack and b[2] < 2.5 * b[3]]
+              if abs(b[1] - top) <= slack and abs(b[1] + b[3] - bottom) <= slack and b[2] < 2.5 * b[3]
+              and b[2] >= 0.1 * b[3]]  # a sliver along the card's edge is table, not a digit
     return _box_of(digits + beside)
 
 
@@ -87,44 +97,93 @@ def normalise(pictures, layout: Layout) -> None:
         shift = np.clip(shift, -3 * s, 3 * s)
         matrix = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
         p.glyph = cv2.warpAffine(p.glyph, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        p.corners = moved_corners(p.corners, matrix, layout)  # the outline put right, as the glyph map was
 
 
 def learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | None:
-    """The numeral box: where the centre numerals (with the underlines of 6 and 9) of all
-    numbers lie, made symmetric about the card's centre, plus a pad; None when no
-    picture has a centre numeral. Poor pictures count only for a number without a good one."""
+    """The numeral box: where the cards of different numbers differ, made symmetric about
+    the card's centre, plus a pad; None when fewer than three numbers have pictures.
+
+    Nothing about the deck's print is assumed. Each number's glyph maps are laid over
+    themselves turned by 180° (which way up each card lies is not known yet) and compared
+    with the median over the numbers: what every card prints alike (a frame, a fill, an
+    illustration) cancels, and what is left is where numerals lie, the large numeral apart
+    from the small corner indices.
+    Poor pictures count only for a number without a good one."""
     s = layout.match_px_per_mm
-    w, h = layout.card_px(s)
-    lefts, tops = {}, {}
     good = {p.card.number for p in pictures if not p.poor}
+    by_number: dict[int, list[np.ndarray]] = {}
     for p in pictures:
         if p.poor and p.card.number in good:
             continue  # a glare spot beside a washed-out numeral would widen the box for all
-        parts, window = _inner_parts(p.glyph, layout)
-        parts = [b for b in parts if b[2] < 0.8 * w and b[3] < 0.8 * h]
-        centre = [b for b in parts if _overlaps(b, window)]
-        if not centre:
-            continue
-        x0, y0, x1, y1 = _box_of(centre)
-        reach = 0.3 * (y1 - y0)  # an underline hangs a little below (or above) the digits
-        for b in parts:
-            if b[0] >= x0 - 2 and b[0] + b[2] <= x1 + 2 and _overlaps(b, (x0, y0 - reach, x1, y1 + reach)):
-                y0, y1 = min(y0, b[1]), max(y1, b[1] + b[3])
-        lefts.setdefault(p.card.number, []).append(min(x0, w - x1))
-        tops.setdefault(p.card.number, []).append(min(y0, h - y1))
-    if not lefts:
+        by_number.setdefault(p.card.number, []).append(np.maximum(p.glyph, p.glyph[::-1, ::-1]))
+    if len(by_number) < 3:
         return None
-    # per number the widest of its pictures but one (an odd picture does not count), then
-    # the widest of the numbers
-    tops_per_number = [sorted(v)[1 if len(v) >= 3 else 0] for v in tops.values()]
-    digits = h - 2 * float(np.median(tops_per_number))  # about the digits' height
-    # the underline of a 6 or 9 reaches about a fifth of that beyond the digits: not an outlier
-    left = _low_fence([sorted(v)[1 if len(v) >= 3 else 0] for v in lefts.values()], 0.3 * digits)
-    top = _low_fence(tops_per_number, 0.3 * digits)
-    x0 = max(1.0, left / s - _BOX_PAD_MM - layout.search_mm)
-    y0 = max(1.0, top / s - _BOX_PAD_MM - layout.search_mm)
-    x0, y0 = max(x0, layout.search_mm + 0.5), max(y0, layout.search_mm + 0.5)
+    numbers = np.stack([np.median(np.stack(maps), axis=0) for maps in by_number.values()])
+    band = round(_EDGE_BAND_MM * s)  # where outlines a little off show the table or the fill's rim
+    differ = np.abs(numbers - np.median(numbers, axis=0))
+    differ[:, :band], differ[:, -band:], differ[:, :, :band], differ[:, :, -band:] = 0, 0, 0, 0
+    differ = np.stack([cv2.GaussianBlur(d, (0, 0), _DIFFER_BLUR_MM * s) for d in differ])
+    if differ.max() <= _MIN_DIFFER:
+        return None
+    extents = [e for e in (_numeral_extent(d, _DIFFER_SHARE * float(differ.max()), band, s) for d in differ)
+               if e is not None]
+    # every number's numeral fits in the box, but one odd picture (an outline off its
+    # card, a glare spot) does not stretch it for all
+    h, w = differ.shape[1:]
+    digits = h - 2 * float(np.median([top for _, top in extents]))
+    left = _low_fence([left for left, _ in extents], 0.3 * digits)
+    top = _low_fence([top for _, top in extents], 0.3 * digits)
+    # the reader looks for the numeral search_mm around its place: the box stays that far inside the card
+    x0 = max(left / s - _BOX_PAD_MM - layout.search_mm, layout.search_mm + 0.5)
+    y0 = max(top / s - _BOX_PAD_MM - layout.search_mm, layout.search_mm + 0.5)
+    x0, y0 = float(x0), float(y0)
     return (round(x0, 2), round(y0, 2), round(CARD_MM[0] - x0, 2), round(CARD_MM[1] - y0, 2))
+
+
+def _numeral_extent(differ: np.ndarray, threshold: float, band: int, px_per_mm: float) -> tuple[int, int] | None:
+    """How near the card's sides and ends (px) a number's numeral reaches, from where it
+    differs from the numbers' median (symmetric): the regions that differ about as much
+    as its largest (two for a numeral off the centre), not the corner indices (they reach
+    into the edge band at a side and an end), with the bar or dot of a 6 or 9 under or
+    over it."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((differ >= threshold).astype(np.uint8))
+    if count < 2:
+        return None
+    inner = (band, band, differ.shape[1] - band, differ.shape[0] - band)
+    mass = np.bincount(labels.ravel(), weights=differ.ravel(), minlength=count)
+    mass[[i for i in range(count) if i == 0 or _in_corner(stats[i], inner)]] = 0.0
+    if not mass.any():
+        return None
+    numeral = np.flatnonzero(mass >= _NUMERAL_MASS_SHARE * mass.max())
+    kept = {int(i) for i in numeral} | {i for i in range(1, count) if _clear_of(stats[i], inner) and
+                                        any(_beneath(stats[i], stats[m], px_per_mm) for m in numeral)}
+    rows, columns = np.nonzero(np.isin(labels, sorted(kept)))
+    h, w = differ.shape
+    return min(columns.min(), w - 1 - columns.max()), min(rows.min(), h - 1 - rows.max())
+
+
+def _in_corner(part, inner) -> bool:
+    """Whether a part (connected-component stats) reaches the edge of ``inner`` at a side and at an end."""
+    x, y, w, h = part[:4]
+    return (x <= inner[0] or x + w >= inner[2]) and (y <= inner[1] or y + h >= inner[3])
+
+
+def _clear_of(part, inner) -> bool:
+    """Whether a part (connected-component stats) lies inside ``inner`` (x0, y0, x1, y1), not touching its edge."""
+    x, y, w, h = part[:4]
+    return x > inner[0] and y > inner[1] and x + w < inner[2] and y + h < inner[3]
+
+
+def _beneath(part, numeral, px_per_mm: float) -> bool:
+    """Whether a part (connected-component stats) is a bar or dot under or over a
+    numeral: flat beside it (under a third of its height) but more than a speck, within
+    its width (a millimetre to spare) and less than 0.3 of its height from it."""
+    x, y, w, h = part[:4]
+    nx, ny, nw, nh = numeral[:4]
+    gap = max(ny - (y + h), y - (ny + nh))
+    return (h < nh / 3 and w * h >= (1.5 * px_per_mm) ** 2 and nx - px_per_mm <= x and x + w <= nx + nw + px_per_mm
+            and gap <= 0.3 * nh)
 
 
 def _low_fence(values, slack: float) -> float:

@@ -16,10 +16,12 @@ outlines are tried in turn, each a different kind of evidence:
    sides, after median filters have wiped out printed dots and checks. This finds a
    cream card on a dotted or checked cloth where no segmentation can.
 
-With the markers in view every outline must also have a card's size. Of the outlines,
-the one whose middle looks like the card's number (from the file name) in any of the
-bundled fonts is taken (:mod:`companion.vision.digits`); a picture without such an
-outline has no card found, and :class:`Located` says why.
+With the markers in view every outline must also have a card's size. Nothing about the
+deck's print is assumed: of the outlines, the one whose edge stands out most clearly from
+what lies around it, all the way round, is taken (:func:`edge_contrast`: a card is
+brighter or darker than the table along its whole edge, a patch of tablecloth is not).
+Whether the card shows the number its file name says is for the calibration to check,
+once it has learned the deck's numerals.
 """
 
 from __future__ import annotations
@@ -30,19 +32,24 @@ from functools import partial
 import cv2
 import numpy as np
 
-from ..cards import Card
 from .area import PlayArea
 from .calibration_notes import Note, note
-from .digits import font_likeness
 from .find import find_cards
 from .markers import MARKER_SIZE_MM
 from .profile import CARD_MM, Layout
-from .ink import measure
-from .glyphs import glyph_map
 from .card_reader import card_for_matching, upright_corners
 from .single_search import SEARCH_FILTERS, peak_shift, searched_outlines
 
-MIN_CARDNESS = 0.6  # likeness of an outline's middle to the expected number, below which it is no card
+# The colour difference (CIELAB) across an outline that most of its length must show
+# for it to be a card's edge: a card on a table of nearly its own colour still shows this.
+MIN_EDGE_CONTRAST = 3.5
+CLEAR_EDGE_CONTRAST = 8.0  # an outline this clear is the card: no slow search for a better one
+_EDGE_STEP = 0.025  # of the card's long side (about 2 mm): how far inside and outside the edge is sampled
+_EDGE_SAMPLES = 16  # per side
+_LOOK_MM = 5.0  # cards are compared at this many millimetres a pixel (:func:`look`)
+_LOOK_NOISE = 0.01  # of a look's unit norm: differences below this are noise wherever the cards agree
+_LARGER = 1.05  # an outline this much larger than another in its place reaches further out (a frame inside the card's edge)
+_ALIKE_CONTRAST = 0.85  # outlines whose edges stand out this nearly as much as the best are alike: the largest is the card
 _SIZE_TOLERANCE = 0.035  # with the markers in view, sides may differ this much from 59 and 91 mm …
 _FRAME_INSET_MM = (1.0, 5.0)  # … or be a printed frame or colour fill this far in on every side
 _MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 6  # a card nearer a marker's centre than this lies on it
@@ -51,47 +58,123 @@ _MARKER_REACH_MM = 0.5 * MARKER_SIZE_MM + 6  # a card nearer a marker's centre t
 @dataclass(frozen=True)
 class Located:
     """The card's corners in the picture (None: not found), what found them
-    (``finder``, ``outline``, ``search`` or ``none``), and why nothing was found."""
+    (``finder``, ``outline``, ``search`` or ``none``), why nothing was found, and how
+    clearly the outline's edge stands out (:func:`edge_contrast`)."""
 
     corners: np.ndarray | None
     found_by: str
     problem: Note | None = None
+    contrast: float = 0.0
 
 
-def find_card(image: np.ndarray, card: Card | None = None) -> tuple[np.ndarray | None, str]:
+def find_card(image: np.ndarray) -> tuple[np.ndarray | None, str]:
     """The corners of the card in a calibration picture (or None), and what found them."""
-    located = locate(image, card)
+    located = locate(image)
     return located.corners, located.found_by
 
 
-def locate(image: np.ndarray, card: Card | None = None, play_area_mm: tuple[float, float] | None = None) -> Located:
-    """The card in a picture of one card; see the module docstring. Without ``card`` the
-    first outline is taken; ``play_area_mm``: how far apart the markers lie, where known
-    (:func:`table_size`), else measured in this picture alone."""
+def locate(image: np.ndarray, play_area_mm: tuple[float, float] | None = None) -> Located:
+    """The card in a picture of one card: of :func:`candidates`, the first."""
+    return candidates(image, play_area_mm)[0]
+
+
+def candidates(image: np.ndarray, play_area_mm: tuple[float, float] | None = None) -> list[Located]:
+    """The outlines in a picture of one card that may be the card, each standing out from
+    the table at least ``MIN_EDGE_CONTRAST``, the likeliest first; or, where there is none,
+    one :class:`Located` without corners that says why. See the module docstring.
+    ``play_area_mm``: how far apart the markers lie, where known (:func:`table_size`),
+    else measured in this picture alone."""
     view = _area_view(image, play_area_mm)
     sources = [("outline", partial(_outlines, image))]
     if view is not None:
         sources = [("finder", partial(_finder_outlines, view)), *sources,
                    *(("search", partial(searched_outlines, view, *search)) for search in SEARCH_FILTERS)]
-    seen_any = False
+    seen_any, found = False, []
     for found_by, source in sources:
+        if found_by == "search" and found and found[0].contrast >= CLEAR_EDGE_CONTRAST:
+            break  # the search is slow, and only needed where no outline stands out clearly
         outlines = source()
         if view is not None:
             outlines = [c for c in (_as_card(view, corners) for corners in outlines) if c is not None]
         seen_any = seen_any or bool(outlines)
-        if card is None:
-            if outlines:
-                return Located(outlines[0], found_by)
-            continue
-        scored = [(_cardness(image, corners, card.number), corners) for corners in outlines]
-        top = max((score for score, _ in scored), default=0.0)
-        if top >= MIN_CARDNESS:
-            # of the outlines that look about as much like the card (the card, the inside
-            # of its printed frame), the first: each source lists the most card-like first
-            return Located(next(corners for score, corners in scored if score >= top - 0.05), found_by)
-    if card is None or not seen_any:
-        return Located(None, "none", note("nothing_card_shaped"))
-    return Located(None, "none", note("no_such_number", number=card.number))
+        for corners in outlines:
+            score = edge_contrast(image, corners)
+            if score >= MIN_EDGE_CONTRAST:
+                _add(found, Located(corners, found_by, contrast=score))
+        # the finder's outlines are what the reader is given at the table: another must stand out more
+        found.sort(key=lambda c: -c.contrast * (1.0 if c.found_by == "finder" else _ALIKE_CONTRAST))
+    # the print on a card can be card-shaped (the inside of a 0), another card cannot lie inside a card
+    found = [c for c in found if not any(_inside(c, other) for other in found)]
+    if found:
+        return found
+    return [Located(None, "none", note("no_card_edge" if seen_any else "nothing_card_shaped"))]
+
+
+def _add(found: list[Located], new: Located) -> None:
+    """Adds an outline, or where one was found in the same place, keeps the better: of
+    outlines whose edges stand out alike (the card, and the inside of its printed frame
+    where no markers tell its size), the larger; else the one that stands out more."""
+    for i, old in enumerate(found):
+        if _same_place(new.corners, old.corners):
+            if new.contrast >= _ALIKE_CONTRAST * old.contrast and _area(new.corners) > _LARGER * _area(old.corners) or \
+                    new.contrast * _ALIKE_CONTRAST > old.contrast:
+                found[i] = new
+            return
+    found.append(new)
+
+
+def _inside(small: Located, large: Located) -> bool:
+    """Whether an outline lies within a larger one that stands out more clearly."""
+    return (large.contrast > small.contrast and _area(large.corners) > 2 * _area(small.corners) and
+            cv2.pointPolygonTest(np.float32(large.corners), tuple(map(float, small.corners.mean(axis=0))), False) > 0)
+
+
+def _area(corners: np.ndarray) -> float:
+    return abs(cv2.contourArea(np.float32(corners)))
+
+
+def _same_place(corners: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two outlines are one card found twice (their centres within a tenth of its width)."""
+    side = float(np.hypot(*(corners[1] - corners[0])))
+    return float(np.hypot(*(corners.mean(axis=0) - other.mean(axis=0)))) < 0.1 * side
+
+
+def look(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """How a card looks at a glance: its brightness at ``_LOOK_MM`` a pixel, averaged with
+    itself turned by 180°, zero mean and unit norm. Every card of a deck shares its paper,
+    fill and frame, and its numeral's place; a patch of table does not."""
+    card = cv2.cvtColor(card_for_matching(image, upright_corners(corners), Layout()), cv2.COLOR_BGR2GRAY)
+    size = (round(CARD_MM[0] / _LOOK_MM), round(CARD_MM[1] / _LOOK_MM))
+    small = cv2.resize(card, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    small = small + small[::-1, ::-1]
+    small -= _plane_fit(small)  # the light falling off across the card is no part of its look
+    return small / max(float(np.linalg.norm(small)), 1e-6)
+
+
+def _plane_fit(values: np.ndarray) -> np.ndarray:
+    """The least-squares plane a + b x + c y through a 2-D array, as an array."""
+    rows, columns = np.mgrid[0:values.shape[0], 0:values.shape[1]]
+    basis = np.stack([np.ones(values.size), columns.ravel(), rows.ravel()], axis=1)
+    coefficients, *_ = np.linalg.lstsq(basis, values.ravel(), rcond=None)
+    return (basis @ coefficients).reshape(values.shape).astype(np.float32)
+
+
+def most_alike(looks: list[list[np.ndarray]], rounds: int = 2) -> tuple[list[int], list[float]]:
+    """Of each picture's candidates (their :func:`look`), the one most like the cards the
+    other pictures show, and how far it is from them: per pixel, its difference from the
+    typical card over how much the cards typically differ there (the numerals' place
+    differs from card to card, the paper and fill do not), the median over the card (a
+    glare spot on part of a card does not make it another thing). The
+    first candidates make the first typical card: most pictures show their card first."""
+    chosen = [0] * len(looks)
+    for _ in range(rounds):
+        stack = np.stack([options[k] for options, k in zip(looks, chosen) if options])
+        typical = np.median(stack, axis=0)
+        spread = 1.4826 * np.median(np.abs(stack - typical), axis=0) + _LOOK_NOISE
+        distances = [[float(np.median(np.abs(option - typical) / spread)) for option in options]
+                     for options in looks]
+        chosen = [int(np.argmin(d)) if d else 0 for d in distances]
+    return chosen, [d[k] if d else float("inf") for d, k in zip(distances, chosen)]
 
 
 def _area_view(image: np.ndarray, play_area_mm: tuple[float, float] | None = None):
@@ -141,23 +224,31 @@ def _as_card(view, corners: np.ndarray) -> np.ndarray | None:
     return view.view_to_frame(view.mm_to_view(card))
 
 
-def _cardness(image: np.ndarray, corners: np.ndarray, number: int) -> float:
-    """How much the middle of the quadrilateral looks like ``number`` printed on a card,
-    either way up, as ink on paper or as paper on a colour fill (glare can make a colour
-    fill look like paper)."""
-    layout = Layout()
-    card_image = card_for_matching(image, upright_corners(corners), layout)
-    margin = round(layout.margin_mm * layout.match_px_per_mm)
-    likeness = 0.0
-    for inverse in (False, True):
-        m = measure(card_image, inverse, layout.match_px_per_mm, margin, opened_fill=False)
-        if not 0.15 <= m.strength <= 2.5:
-            continue
-        glyph = glyph_map(m)
-        h, w = glyph.shape
-        middle = glyph[int(0.2 * h):int(0.8 * h), int(0.08 * w):int(0.92 * w)]
-        likeness = max(likeness, font_likeness(middle, number), font_likeness(middle[::-1, ::-1], number))
-    return likeness
+def edge_contrast(image: np.ndarray, corners: np.ndarray) -> float:
+    """How clearly a quadrilateral's edge stands out from what lies around it, all the way
+    round: the colour difference (CIELAB) between points just inside and just outside it,
+    at places along every side; the lower quartile, so a quarter of the edge lying on
+    a table of the card's own colour is allowed, but not a side that is not there."""
+    corners = upright_corners(np.asarray(corners, np.float64))
+    sides = np.roll(corners, -1, axis=0) - corners
+    step = _EDGE_STEP * float(np.hypot(*sides.T).max())
+    blurred = cv2.GaussianBlur(image, (0, 0), max(0.5, step / 2))
+    lab_image = cv2.cvtColor(blurred.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+    centre = corners.mean(axis=0)
+    along = np.linspace(0.1, 0.9, _EDGE_SAMPLES)
+    inside, outside = [], []
+    for corner, side in zip(corners, sides):
+        normal = np.array([-side[1], side[0]]) / max(float(np.hypot(*side)), 1e-9)
+        if (centre - corner) @ normal > 0:
+            normal = -normal  # out of the card
+        points = corner + along[:, None] * side
+        inside.append(points - step * normal)
+        outside.append(points + step * normal)
+    samples = np.float32(np.concatenate(inside + outside))[None]  # (1, 2N, 2)
+    values = cv2.remap(lab_image, samples[..., 0], samples[..., 1], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)[0]
+    half = len(values) // 2
+    return float(np.percentile(np.linalg.norm(values[:half] - values[half:], axis=1), 25))
 
 
 def _finder_outlines(view) -> list[np.ndarray]:
