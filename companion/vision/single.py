@@ -43,7 +43,7 @@ from .single_search import SEARCH_FILTERS, peak_shift, searched_outlines
 # The colour difference (CIELAB) across an outline that most of its length must show
 # for it to be a card's edge: a card on a table of nearly its own colour still shows this.
 MIN_EDGE_CONTRAST = 3.5
-CLEAR_EDGE_CONTRAST = 8.0  # an outline this clear is the card: no slow search for a better one
+CLEAR_EDGE_CONTRAST = 8.0  # an outline this clear is the card: no slower source looks for a better one
 _EDGE_STEP = 0.025  # of the card's long side (about 2 mm): how far inside and outside the edge is sampled
 _EDGE_SAMPLES = 16  # per side
 _LOOK_MM = 5.0  # cards are compared at this many millimetres a pixel (:func:`look`)
@@ -91,8 +91,8 @@ def candidates(image: np.ndarray, play_area_mm: tuple[float, float] | None = Non
                    *(("search", partial(searched_outlines, view, *search)) for search in SEARCH_FILTERS)]
     seen_any, found = False, []
     for found_by, source in sources:
-        if found_by == "search" and found and found[0].contrast >= CLEAR_EDGE_CONTRAST:
-            break  # the search is slow, and only needed where no outline stands out clearly
+        if found and found[0].contrast >= CLEAR_EDGE_CONTRAST:
+            break  # the later sources are slower, and only needed where no outline stands out clearly
         outlines = source()
         if view is not None:
             outlines = [c for c in (_as_card(view, corners) for corners in outlines) if c is not None]
