@@ -61,6 +61,18 @@ def test_three_markers_measure_the_area_and_place_the_fourth():
     assert layout.centres_mm[2] == pytest.approx((460.0, 330.0), abs=4)
 
 
+@pytest.mark.parametrize("hidden", [0, 1, 2, 3])
+def test_any_three_markers_of_a_small_table_give_its_size_with_marker_0_at_the_origin(hidden):
+    """A hand over marker 0 or 1 must not move the table onto the sheet's 60 x 45 cm
+    example: the view starts at the origin, and a table lying partly left of it is cut off."""
+    frame, scene, _ = _table((460.0, 330.0), 2, 15.0)
+    corners = PlayArea()._detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    del corners[hidden]
+    layout = fit_layout(corners)
+    assert layout.centres_mm[0] == pytest.approx((0.0, 0.0), abs=1e-6)
+    assert layout.size_mm == pytest.approx((460.0, 330.0), abs=4)
+
+
 def test_a_layout_from_four_markers_is_not_replaced_by_one_from_three():
     frame, scene, _ = _table((460.0, 330.0), 2, 15.0)
     area = PlayArea()

@@ -206,8 +206,17 @@ def _rigid(source: np.ndarray, target: np.ndarray):
 def _in_canonical_frame(centres, turns, found, previous: MarkerLayout) -> MarkerLayout:
     """The fitted places moved (turned and shifted, never scaled) so that marker 0 lies
     at the origin and marker 1 on the x axis, or, without both, so that the markers seen
-    lie where ``previous`` had them; the markers not seen follow."""
+    lie where ``previous`` had them; the markers not seen follow. Of three markers the
+    fourth completes the rectangle they begin, before the frame is chosen: moved onto the
+    sheet's example instead, a small table's markers would lie partly left of the origin,
+    and the view would cut that part of the table off."""
     ids = sorted(previous.centres_mm)
+    centres, turns = dict(centres), dict(turns)
+    if len(found) == 3:
+        (missing,) = set(ids) - set(found)
+        opposite, sides = (missing + 2) % 4, [(missing + 1) % 4, (missing + 3) % 4]
+        centres[missing] = np.add(centres[sides[0]], centres[sides[1]]) - np.asarray(centres[opposite])
+        turns[missing] = float(np.mean([turns[k] for k in found]))
     if 0 in centres and 1 in centres:
         along = np.subtract(centres[1], centres[0])
         angle = -float(np.arctan2(along[1], along[0]))
@@ -216,12 +225,7 @@ def _in_canonical_frame(centres, turns, found, previous: MarkerLayout) -> Marker
         angle, shift = _rigid(np.array([centres[k] for k in found]), np.array([previous.centres_mm[k] for k in found]))
     placed = {k: tuple(float(v) for v in _rotation(angle) @ np.asarray(c) + shift) for k, c in centres.items()}
     turned = {k: float(np.degrees(t + angle)) for k, t in turns.items()}
-    if len(found) == 3:  # the fourth completes the rectangle the three begin
-        (missing,) = set(ids) - set(found)
-        opposite, sides = (missing + 2) % 4, [(missing + 1) % 4, (missing + 3) % 4]
-        placed[missing] = tuple(float(v) for v in np.add(placed[sides[0]], placed[sides[1]]) - placed[opposite])
-        turned[missing] = float(np.mean([turned[k] for k in found]))
-    elif len(found) < len(ids):  # the previous layout carried along with the markers seen
+    if len(placed) < len(ids):  # the previous layout carried along with the markers seen
         turn, carry = _rigid(np.array([previous.centres_mm[k] for k in found]), np.array([placed[k] for k in found]))
         for k in set(ids) - set(found):
             placed[k] = tuple(float(v) for v in _rotation(turn) @ np.asarray(previous.centres_mm[k]) + carry)
