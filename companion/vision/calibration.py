@@ -79,11 +79,11 @@ _BLURRED = 0.5
 # this share of the set's typical card is washed out (a glare spot on it): its template
 # reads no card of its number.
 _WASHED_OUT = 0.2
-_FINE_MM, _COARSE_MM = 1.0, 3.0
+_FINE_MM, _COARSE_MM = 1.0, 3.0  # the scales (Gaussian sigma, mm) whose detail is compared
 # A card further than this from the typical card (``single.most_alike``: typical
 # differences a pixel) is poor: glare, blur, or a patch of a checked cloth in a picture
 # without its card; judged only among at least _MIN_PICTURES_TO_COMPARE pictures.
-_UNLIKE, _MIN_PICTURES_TO_COMPARE = 1.05, 5  # the scales (Gaussian sigma, mm) whose detail is compared
+_UNLIKE, _MIN_PICTURES_TO_COMPARE = 1.05, 5
 
 
 def calibration_set(full: Colour = Colour.RED) -> list[Card]:

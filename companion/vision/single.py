@@ -140,8 +140,8 @@ def _same_place(corners: np.ndarray, other: np.ndarray) -> bool:
 
 
 def look(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """How a card looks at a glance: its brightness at ``_LOOK_MM`` a pixel, averaged with
-    itself turned by 180°, zero mean and unit norm. Every card of a deck shares its paper,
+    """How a card looks at a glance: its brightness at ``_LOOK_MM`` a pixel, added to
+    itself turned by 180°, less its least-squares plane (the light's fall-off), at unit norm. Every card of a deck shares its paper,
     fill and frame, and its numeral's place; a patch of table does not."""
     card = cv2.cvtColor(card_for_matching(image, upright_corners(corners), Layout()), cv2.COLOR_BGR2GRAY)
     size = (round(CARD_MM[0] / _LOOK_MM), round(CARD_MM[1] / _LOOK_MM))
@@ -232,8 +232,14 @@ def edge_contrast(image: np.ndarray, corners: np.ndarray) -> float:
     corners = upright_corners(np.asarray(corners, np.float64))
     sides = np.roll(corners, -1, axis=0) - corners
     step = _EDGE_STEP * float(np.hypot(*sides.T).max())
-    blurred = cv2.GaussianBlur(image, (0, 0), max(0.5, step / 2))
+    sigma = max(0.5, step / 2)
+    # only the outline's neighbourhood is blurred and converted, not the whole picture for every outline
+    reach = step + 4 * sigma + 2
+    (x0, y0) = np.maximum(np.floor(corners.min(axis=0) - reach), 0).astype(int)
+    (x1, y1) = np.ceil(corners.max(axis=0) + reach).astype(int) + 1
+    blurred = cv2.GaussianBlur(image[y0:y1, x0:x1], (0, 0), sigma)
     lab_image = cv2.cvtColor(blurred.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+    corners = corners - (x0, y0)
     centre = corners.mean(axis=0)
     along = np.linspace(0.1, 0.9, _EDGE_SAMPLES)
     inside, outside = [], []
