@@ -128,6 +128,8 @@ def learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | N
         return None
     extents = [e for e in (_numeral_extent(d, _DIFFER_SHARE * float(differ.max()), band, s) for d in differ)
                if e is not None]
+    if not extents:  # the cards differ only in their corners: no numeral to learn
+        return None
     # every number's numeral fits in the box, but one odd picture (an outline off its
     # card, a glare spot) does not stretch it for all
     h, w = differ.shape[1:]
