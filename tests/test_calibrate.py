@@ -491,14 +491,27 @@ def test_a_numeral_half_under_glare_is_learned_whole(tmp_path, crops, grid):
     _assert_reads_every(17, profile, grid)
 
 
-@pytest.mark.parametrize("name", ["junior:0", "disc:0"])
-def test_a_deck_unlike_the_four_styles_is_calibrated_from_pictures_with_the_markers(tmp_path, name):
+@pytest.mark.parametrize("name, off_centre", [("junior:0", True), ("disc:0", False)])
+def test_a_deck_unlike_the_four_styles_is_calibrated_from_pictures_with_the_markers(tmp_path, name, off_centre):
     """Nothing about the print is assumed: a small numeral above an animal, or a numeral on
     a paper disc in a colour fill, is found as the card's edge and where the cards of
-    different numbers differ; the profile reads all its own 23 pictures."""
+    different numbers differ; the profile reads all its own 23 pictures, and cards of the
+    other colours it never saw. A numeral above an animal drawn for each card is matched
+    in its own half of the card (a box about the centre holds the animal too, and the
+    animals, unlike the numerals, differ from card to card)."""
     from companion.sim.datasets import write_cards
 
-    write_cards(tmp_path, name, variants=1, seed=7, cards=calibration_set())
-    profile, report = calibrate(tmp_path, deck_name=name)
+    write_cards(tmp_path / "calibration", name, variants=1, seed=7, cards=calibration_set())
+    profile, report = calibrate(tmp_path / "calibration", deck_name=name)
     assert report.left_out == [] and report.self_test == (23, 23)
     assert report.numbers == list(range(1, 21)) and report.colours == ["R", "Y", "G", "B"]
+    assert profile.layout.off_centre is off_centre
+    others = [Card.parse(code) for code in ("Y9", "G3", "B16", "Y19", "G6", "B4")]
+    written = write_cards(tmp_path / "others", name, variants=1, seed=11, cards=others)
+    reader = CardReader(profile)
+    named = []
+    for path in written:
+        image = cv2.imread(str(path))
+        named.append(reader.read_card(image, find_card(image)[0]).card)
+    assert all(seen in (card, None) for seen, card in zip(named, others)), named  # never another card
+    assert sum(seen is not None for seen in named) >= 5, named

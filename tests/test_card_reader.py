@@ -410,7 +410,7 @@ def test_matching_where_numerals_can_show_is_plain_matching_where_they_can_every
     region = np.random.default_rng(4).random((y1 - y0 + 4, x1 - x0 + 4)).astype(np.float32)
     windows, norms = window_rows(region, y1 - y0, x1 - x0, 1)
     plain = (windows @ reader._templates) / norms[:, None]
-    masked = reader._scores_where_shown(windows, np.zeros_like(windows))
+    masked = reader._scores_where_shown(windows, np.zeros_like(windows), slice(None))
     assert np.allclose(masked, plain, atol=1e-4)
 
 
@@ -449,11 +449,11 @@ def test_a_margin_measured_where_little_of_what_tells_two_numbers_apart_shows_do
     hidden[:, :width // 2] = 1.0
     face = reader._plain_templates[:, twenty].reshape(height, width).copy()
     face[:, :width // 2] = face.min()
-    scores = reader._scores_where_shown(face.reshape(1, -1), hidden.reshape(1, -1))[0]
+    scores = reader._scores_where_shown(face.reshape(1, -1), hidden.reshape(1, -1), slice(None))[0]
     scores[ten] = scores[twenty] - 0.06
     sure = reader._t["min_confidence"]
     assert reader._number(scores.reshape(2, -1))[3] > sure
-    reader._margins_where_told(scores, hidden.reshape(-1))
+    reader._margins_where_told(scores, hidden.reshape(-1), reader._templates)
     first, turned, _, confidence = reader._number(scores.reshape(2, -1))
     assert reader.numbers[first] == 20 and not turned and confidence < sure
 
@@ -468,7 +468,7 @@ def test_the_print_beside_the_numeral_is_looked_at_quarter_by_quarter_clear_of_t
     face[30:60, 10:50] = 255  # the numeral
     face[0:2, 20:40] = 255  # print at the very edge
     box = (6, 22, 53, 69)
-    quarters = print_quarters(face, box, margin_px=2)
+    quarters = print_quarters(face, [box], margin_px=2)
     assert len(quarters) == 2  # top left and, turned, bottom right; nothing on the other two
     top_left, bottom_right = quarters
     assert top_left[4:12, 5:15].all() and top_left.sum() == 80

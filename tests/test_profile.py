@@ -71,6 +71,21 @@ def test_save_and_load_give_the_same_profile(shipped, folder):
                                                         + ["profile.json"])
 
 
+def test_a_numeral_box_in_the_upper_half_is_kept_and_mirrored_for_cards_upside_down(shipped, tmp_path):
+    """A deck printing its numeral above an illustration (a Junior deck) has its box in
+    the card's upper half: it is saved and loaded as it is, and on a card lying upside
+    down the numeral is looked for in the mirrored box at the bottom."""
+    layout = Layout(numeral_box_mm=(5.0, 13.0, 54.0, 42.0))
+    assert layout.off_centre and not shipped.layout.off_centre
+    assert layout.box_px() == (5, 13, 54, 42) and layout.box_px(turned=True) == (5, 49, 54, 78)
+    assert shipped.layout.box_px(turned=True) == shipped.layout.box_px()
+    h, w = layout.template_shape()
+    templates = {n: cv2.resize(t, (w, h)) for n, t in shipped.templates.items()}
+    profile = dataclasses.replace(shipped, layout=layout, templates=templates)
+    profile.save(tmp_path / "junior")
+    assert Profile.load(tmp_path / "junior").layout == layout
+
+
 def test_saving_over_a_profile_removes_its_old_templates(shipped, folder):
     partial = Profile(deck="few", inverse=False, layout=shipped.layout, inks=shipped.inks,
                       colour_covariance=shipped.colour_covariance,
@@ -167,7 +182,7 @@ def test_a_blank_template(folder, shipped):
 
 @pytest.mark.parametrize("change, message", [
     (lambda d: d.pop("layout"), "missing field 'layout'"),
-    (lambda d: d["layout"].update(numeral_box_mm=[5, 20, 50, 71]), "symmetric"),
+    (lambda d: d["layout"].update(numeral_box_mm=[5, 20, 50, 71]), "centred across"),
     (lambda d: d["layout"].update(numeral_box_mm=[5, 20, 70, 71]), "not inside"),
     (lambda d: d["layout"].update(colour="red"), "unknown layout field"),
     (lambda d: d["inks"]["R"].update(chroma=[1, "x"]), r"inks\.R\.chroma"),
@@ -191,7 +206,7 @@ def test_a_profile_is_validated_when_made(shipped):
     with pytest.raises(ProfileError, match="numeral_02.png"):
         Profile(deck="x", inverse=False, layout=shipped.layout, inks=shipped.inks,
                 colour_covariance=shipped.colour_covariance, templates={2: np.zeros((3, 3), np.uint8)})
-    with pytest.raises(ProfileError, match="symmetric"):
+    with pytest.raises(ProfileError, match="centred across"):
         Profile(deck="x", inverse=False, layout=Layout(numeral_box_mm=(5, 20, 50, 71)), inks=shipped.inks,
                 colour_covariance=shipped.colour_covariance, templates=shipped.templates)
     with pytest.raises(ProfileError, match="no ink colours"):

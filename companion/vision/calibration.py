@@ -45,6 +45,7 @@ import numpy as np
 
 from ..cards import COLOURS, Card, Colour
 from . import numerals, straighten
+from .off_centre import off_centre_box
 from .calibration_notes import Note, note, report_text
 from .profile import NUMBERS, Layout, Profile
 from .ink import lab, looks_inverse, measure
@@ -261,8 +262,10 @@ def calibrate(images, deck_name: str, layout: Layout | None = None,
         why = (note("no_full_colour_lost", colour=best, missing=missing, lost=lost) if lost
                else note("no_full_colour", colour=best, missing=missing))
         raise CalibrationError(why, [name for name, _ in lost])
-    numerals.normalise(pictures, layout)
-    box = numerals.learn_box(pictures, layout)
+    box = off_centre_box(pictures, layout)
+    if box is None:
+        numerals.normalise(pictures, layout)
+        box = numerals.learn_box(pictures, layout)
     if box is None:
         raise CalibrationError(note("no_numerals"))
     layout = replace(layout, numeral_box_mm=box)
@@ -442,7 +445,7 @@ def _straighten(pictures: list[_Picture], layout: Layout, inverse: bool, margin:
     marks as poorly outlined a picture whose print is not where the others' is either way.
     ``margin``: the band (px) the pictures were first measured without. Returns the names
     of the pictures moved."""
-    box = numerals.learn_box(pictures, layout) if len(pictures) >= 3 else None
+    box = (off_centre_box(pictures, layout) or numerals.learn_box(pictures, layout)) if len(pictures) >= 3 else None
     if box is None:
         return []
     moved = []

@@ -198,16 +198,16 @@ class CardReading:
     hidden: float = 0.0
 
 
-def print_quarters(face_print: np.ndarray, box: tuple[int, int, int, int], margin_px: int) -> tuple[np.ndarray, ...]:
-    """Where a deck prints outside its numeral's ``box`` (corner indices, frame), either way
+def print_quarters(face_print: np.ndarray, boxes, margin_px: int) -> tuple[np.ndarray, ...]:
+    """Where a deck prints outside its numeral's ``boxes`` (corner indices, frame), either way
     up, without the outer ``margin_px``, one bool mask a quarter of the card (those with
     any print): a glare spot lies over one part of a card, so the quarter whose ink shows
     strongest is the one it washes out least. A paper card's strongest ink at its edge may
     be the table beside an outline a pixel off, hence the margin; an inverse card's
     white rim there is print like its numeral."""
-    x0, y0, x1, y1 = box
     other = ~blank_face(face_print, 0)
-    other[y0:y1, x0:x1] = False
+    for x0, y0, x1, y1 in boxes:
+        other[y0:y1, x0:x1] = False
     h, w = other.shape
     inner = np.zeros_like(other)
     inner[margin_px:h - margin_px, margin_px:w - margin_px] = True
@@ -261,7 +261,7 @@ class CardReader:
         self.match_scale = layout.match_px_per_mm
         self.match_size = layout.card_px(layout.match_px_per_mm)
         self.margin_px = round(layout.margin_mm * layout.match_px_per_mm)
-        self.box = layout.box_px()
+        self.box, self.turned_box = layout.box_px(), layout.box_px(turned=True)
         self.search = layout.search_px()
         self.wide_search = round(THRESHOLDS.wide_search_mm * layout.match_px_per_mm)
         self.numbers = profile.numbers
@@ -294,7 +294,7 @@ class CardReader:
         self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
             THRESHOLDS.stray_margin_mm * layout.match_px_per_mm))
         self._other_print = () if profile.face_print is None else print_quarters(
-            profile.face_print, self.box, 0 if profile.inverse else self.margin_px)
+            profile.face_print, {self.box, self.turned_box}, 0 if profile.inverse else self.margin_px)
 
     def number_scores(self, measurement: Measurement, search: int | None = None,
                       step: int = 1, pad: int = 0, evened: bool | None = None,
@@ -308,8 +308,23 @@ class CardReader:
         ``by_room``: an inverse card's strokes scaled instead by the share of their contrast
         the fill leaves them (``Measurement.room``, at least ``room_floor``), and matched
         whole."""
-        x0, y0, x1, y1 = (v + pad for v in self.box)
-        s = self.search if search is None else min(search, x0, y0)
+        count = len(self.numbers)
+        if self.turned_box == self.box:  # the numeral about the face's centre: one box either way up
+            scores, offsets = self._scores_in(measurement, self.box, slice(None), search, step, pad, evened, by_room)
+        else:  # off the centre: the upright templates where it lies upright, the turned ones where turned
+            parts = [self._scores_in(measurement, box, columns, search, step, pad, evened, by_room)
+                     for box, columns in ((self.box, slice(0, count)), (self.turned_box, slice(count, None)))]
+            scores, offsets = (np.concatenate(part) for part in zip(*parts))
+        return scores.reshape(2, count), offsets.reshape(2, count, 2)
+
+    def _scores_in(self, measurement: Measurement, box: tuple[int, int, int, int], columns: slice,
+                   search: int | None, step: int, pad: int, evened: bool | None,
+                   by_room: bool) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`number_scores` of the templates ``columns`` in the numeral ``box``: each
+        template's best correlation, and where (x, y pixels from the box's place)."""
+        x0, y0, x1, y1 = (v + pad for v in box)
+        height, width = measurement.normalised.shape[:2]
+        s = min(self.search if search is None else search, x0, y0, width - x1, height - y1)
         region = glyph_map(measurement, (x0 - s, y0 - s, x1 + s, y1 + s))
         if evened is None:
             evened = shows_glare(measurement)
@@ -323,37 +338,36 @@ class CardReader:
         h, w = y1 - y0, x1 - x0
         windows, norms = window_rows(region, h, w, step)
         across = (region.shape[1] - w) // step + 1
-        scores = (windows @ self._templates) / norms[:, None]
+        templates = self._templates[:, columns]
+        scores = (windows @ templates) / norms[:, None]
         hidden = None
         if measurement.room is not None and not by_room:
             hidden = measurement.room[y0 - s:y1 + s, x0 - s:x1 + s] < THRESHOLDS.hidden_share
         if hidden is not None and hidden.any():
             hidden = window_rows(hidden.astype(np.float32), h, w, step)[0]
-            where_shown = self._scores_where_shown(windows, hidden)
+            where_shown = self._scores_where_shown(windows, hidden, columns)
             first = int(where_shown.max(axis=0).argmax())
             if first == int(scores.max(axis=0).argmax()):
                 scores = where_shown
                 window = int(scores[:, first].argmax())
-                self._margins_where_told(scores[window], hidden[window])
+                self._margins_where_told(scores[window], hidden[window], templates)
         best = scores.argmax(axis=0)
         offsets = np.empty((len(best), 2))
         offsets[:, 1], offsets[:, 0] = np.divmod(best, across)
-        offsets = offsets * step - s
-        count = len(self.numbers)
-        return scores.max(axis=0).reshape(2, count), offsets.reshape(2, count, 2)
+        return scores.max(axis=0), offsets * step - s
 
-    def _margins_where_told(self, scores: np.ndarray, hidden: np.ndarray) -> None:
+    def _margins_where_told(self, scores: np.ndarray, hidden: np.ndarray, templates: np.ndarray) -> None:
         """Shrink (in place) every template's margin below the best one's score by the
         root of the share of their difference that can show (``hidden``: the best
         window's): a margin measured on a small part of what tells two numbers apart is
         mostly that part's noise. A window hidden for more than half, compared whole, has
         its margins shrunk all the same: a numeral mostly hidden is in doubt."""
         first = int(scores.argmax())
-        difference = (self._templates[:, [first]] - self._templates) ** 2
+        difference = (templates[:, [first]] - templates) ** 2
         told = ((np.float32(1.0) - hidden) @ difference) / np.maximum(difference.sum(axis=0), 1e-6)
         scores += (scores[first] - scores) * (np.float32(1.0) - np.sqrt(np.clip(told, 0.0, 1.0)))
 
-    def _scores_where_shown(self, windows: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+    def _scores_where_shown(self, windows: np.ndarray, hidden: np.ndarray, columns: slice) -> np.ndarray:
         """Each window's correlation with each template (windows × templates) over the
         pixels where a numeral can show (``hidden``: per window, 1 where it cannot; see
         ``ink.numerals_room``): in a glare spot's core on an inverse card the white
@@ -368,9 +382,10 @@ class CardReader:
         seen = windows * shown
         seen_sum = seen.sum(axis=1)[:, None]
         seen_spread = (seen * windows).sum(axis=1)[:, None] - seen_sum * seen_sum / count
-        template_sum = shown @ self._plain_templates
-        template_spread = shown @ self._plain_templates2 - template_sum * template_sum / count
-        covariance = seen @ self._plain_templates - seen_sum * template_sum / count
+        plain = self._plain_templates[:, columns]
+        template_sum = shown @ plain
+        template_spread = shown @ self._plain_templates2[:, columns] - template_sum * template_sum / count
+        covariance = seen @ plain - seen_sum * template_sum / count
         return covariance / np.sqrt(np.maximum(seen_spread * template_spread, 1e-12))
 
     def paper_level(self, frame: np.ndarray, corners, colour: Colour) -> np.ndarray | None:
@@ -448,7 +463,7 @@ class CardReader:
             return dataclasses.replace(reading, seam=seam)
         glyphs = soft_glyph_map(m, self.blur)
         return dataclasses.replace(reading, seam=seam, stray_ink=stray_ink(glyphs, self._blank),
-                                   index_ink=index_ink(glyphs, self._blank, self.box[1] - 1))
+                                   index_ink=index_ink(glyphs, self._blank, min(self.box[1], self.turned_box[1]) - 1))
 
     def look_further(self, frame: np.ndarray, corners, reach_mm: int) -> CardReading:
         """Where on an outline (frame pixels) the numeral lies when it lies up to
@@ -522,7 +537,8 @@ class CardReader:
         ``first`` number, ``turned`` or not, found at ``offsets``; ``on_strokes`` and
         ``darkest_everywhere``: see :func:`~.ink.ink_on`)."""
         dx, dy = offsets[int(turned), first].astype(int) + pad
-        return ink_on(m, self._strokes[int(turned) * len(self.numbers) + first], self.box[1] + dy, self.box[0] + dx,
+        box = self.turned_box if turned else self.box
+        return ink_on(m, self._strokes[int(turned) * len(self.numbers) + first], box[1] + dy, box[0] + dx,
                       self.profile.inverse, on_strokes, darkest_everywhere)
 
     def _read(self, m: Measurement, ordered: np.ndarray, scores: np.ndarray, offsets: np.ndarray,

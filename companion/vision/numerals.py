@@ -126,16 +126,17 @@ def learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | N
     differ = np.stack([cv2.GaussianBlur(d, (0, 0), _DIFFER_BLUR_MM * s) for d in differ])
     if differ.max() <= _MIN_DIFFER:
         return None
-    extents = [e for e in (_numeral_extent(d, _DIFFER_SHARE * float(differ.max()), band, s) for d in differ)
-               if e is not None]
+    extents = [(min(left, right), min(top, bottom)) for left, top, right, bottom in
+               (e for e in (numeral_extent(d, _DIFFER_SHARE * float(differ.max()), band, s) for d in differ)
+                if e is not None)]
     if not extents:  # the cards differ only in their corners: no numeral to learn
         return None
     # every number's numeral fits in the box, but one odd picture (an outline off its
     # card, a glare spot) does not stretch it for all
     h, w = differ.shape[1:]
     digits = h - 2 * float(np.median([top for _, top in extents]))
-    left = _low_fence([left for left, _ in extents], 0.3 * digits)
-    top = _low_fence([top for _, top in extents], 0.3 * digits)
+    left = low_fence([left for left, _ in extents], 0.3 * digits)
+    top = low_fence([top for _, top in extents], 0.3 * digits)
     # the reader looks for the numeral search_mm around its place: the box stays that far inside the card
     x0 = max(left / s - _BOX_PAD_MM - layout.search_mm, layout.search_mm + 0.5)
     y0 = max(top / s - _BOX_PAD_MM - layout.search_mm, layout.search_mm + 0.5)
@@ -143,12 +144,13 @@ def learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | N
     return (round(x0, 2), round(y0, 2), round(CARD_MM[0] - x0, 2), round(CARD_MM[1] - y0, 2))
 
 
-def _numeral_extent(differ: np.ndarray, threshold: float, band: int, px_per_mm: float) -> tuple[int, int] | None:
-    """How near the card's sides and ends (px) a number's numeral reaches, from where it
-    differs from the numbers' median (symmetric): the regions that differ about as much
-    as its largest (two for a numeral off the centre), not the corner indices (they reach
-    into the edge band at a side and an end), with the bar or dot of a 6 or 9 under or
-    over it."""
+def numeral_extent(differ: np.ndarray, threshold: float, band: int,
+                   px_per_mm: float) -> tuple[int, int, int, int] | None:
+    """How near the card's left side, top, right side and bottom (px) a number's numeral
+    reaches, from where it differs from the numbers' median: the regions that differ about
+    as much as its largest (two for a numeral off the centre on maps laid over themselves
+    turned), not the corner indices (they reach into the edge band at a side and an end),
+    with the bar or dot of a 6 or 9 under or over it."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats((differ >= threshold).astype(np.uint8))
     if count < 2:
         return None
@@ -162,7 +164,7 @@ def _numeral_extent(differ: np.ndarray, threshold: float, band: int, px_per_mm: 
                                         any(_beneath(stats[i], stats[m], px_per_mm) for m in numeral)}
     rows, columns = np.nonzero(np.isin(labels, sorted(kept)))
     h, w = differ.shape
-    return min(columns.min(), w - 1 - columns.max()), min(rows.min(), h - 1 - rows.max())
+    return int(columns.min()), int(rows.min()), int(w - 1 - columns.max()), int(h - 1 - rows.max())
 
 
 def _in_corner(part, inner) -> bool:
@@ -188,7 +190,7 @@ def _beneath(part, numeral, px_per_mm: float) -> bool:
             and gap <= 0.3 * nh)
 
 
-def _low_fence(values, slack: float) -> float:
+def low_fence(values, slack: float) -> float:
     """The smallest value that is not an outlier (below the lower quartile by more than
     1.5 interquartile ranges plus ``slack``): a glare blob or a stray mark next to one
     card's numeral does not stretch the box for all."""
@@ -202,7 +204,7 @@ def _overlaps(b, window) -> bool:
 
 
 def _crop(p, layout: Layout, pad: int = 0) -> np.ndarray:
-    x0, y0, x1, y1 = layout.box_px()
+    x0, y0, x1, y1 = layout.box_px(turned=p.turned)
     crop = p.glyph[y0 - pad:y1 + pad, x0 - pad:x1 + pad]
     return crop[::-1, ::-1] if p.turned else crop
 
@@ -220,6 +222,8 @@ def orient(pictures, layout: Layout) -> None:
     """Decide which way up each card lies: the underline of 6 and 9, else the digits of
     the bundled fonts; then pictures of one number agree with its most certain one, and a
     number with the same digit in another (:func:`_agree_on_shared_digits`)."""
+    if layout.off_centre:
+        return  # the whole faces laid them alike already (:func:`~.off_centre.off_centre_box`)
     for p in pictures:
         crop = _crop(p, layout)
         underline = _underline_side(crop)
@@ -352,8 +356,8 @@ def face_print(pictures, layout: Layout) -> np.ndarray:
     seen |= seen[::-1, ::-1]
     reach = max(1, round(s))
     printed = cv2.dilate(seen.astype(np.uint8) * 255, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-    x0, y0, x1, y1 = layout.box_px()
-    printed[y0:y1, x0:x1] = 255
+    for x0, y0, x1, y1 in (layout.box_px(), layout.box_px(turned=True)):
+        printed[y0:y1, x0:x1] = 255
     return printed
 
 
@@ -363,12 +367,12 @@ def measure_ink_on_strokes(pictures, templates: dict[int, np.ndarray], layout: L
     the template's ink pixels. The card's strongest colour, measured first, can be the
     table beside an outline a little off or a shadow; inks learned from it would sit
     apart from the inks the reader measures."""
-    x0, y0, x1, y1 = layout.box_px()
     reach = layout.search_px() + round(3 * layout.match_px_per_mm)  # normalise() moves glyphs up to 3 mm
     for p in pictures:
         template = templates.get(p.card.number)
         if template is None or p.measurement is None:
             continue
+        x0, y0, x1, y1 = layout.box_px(turned=p.turned)
         if p.turned:
             template = template[::-1, ::-1]
         glyphs = glyph_map(p.measurement)

@@ -118,8 +118,8 @@ class Layout:
         x0, y0, x1, y1 = self.numeral_box_mm
         if not (0 < x0 < x1 < CARD_MM[0] and 0 < y0 < y1 < CARD_MM[1]):
             issues.append(f"numeral_box_mm {list(self.numeral_box_mm)} is not inside the 59 x 91 mm card")
-        elif abs(x0 + x1 - CARD_MM[0]) > 0.01 or abs(y0 + y1 - CARD_MM[1]) > 0.01:
-            issues.append("numeral_box_mm must be symmetric about the card's centre (x0 + x1 = 59, y0 + y1 = 91)")
+        elif abs(x0 + x1 - CARD_MM[0]) > 0.01:
+            issues.append("numeral_box_mm must be centred across the card (x0 + x1 = 59)")
         if not 0 <= self.search_mm <= 5 or not 0 <= self.margin_mm <= 10:
             issues.append("search_mm must be 0-5 and margin_mm 0-10")
         return issues
@@ -128,20 +128,35 @@ class Layout:
         """(width, height) in pixels of the whole card at ``scale`` px/mm."""
         return round(CARD_MM[0] * scale), round(CARD_MM[1] * scale)
 
-    def box_px(self) -> tuple[int, int, int, int]:
-        """The numeral box at matching scale, (x0, y0, x1, y1), exactly symmetric in pixels."""
+    @property
+    def off_centre(self) -> bool:
+        """Whether the numeral lies in one half of the face (above an illustration, as on
+        Junior cards), not about its centre: its box is then the turned box's mirror."""
+        x0, y0, x1, y1 = self.numeral_box_mm
+        return abs(y0 + y1 - CARD_MM[1]) > 0.01
+
+    def box_px(self, turned: bool = False) -> tuple[int, int, int, int]:
+        """The numeral box at matching scale, (x0, y0, x1, y1), on the face as it lies, or
+        (``turned``) on a face upside down. Both ends are rounded from the nearer edge, so
+        a box symmetric about the centre is so in pixels, and is the same either way up."""
         width, height = self.card_px(self.match_px_per_mm)
-        x0 = round(self.numeral_box_mm[0] * self.match_px_per_mm)
-        y0 = round(self.numeral_box_mm[1] * self.match_px_per_mm)
-        return x0, y0, width - x0, height - y0
+        x0, y0, x1, y1 = self.numeral_box_mm
+        s = self.match_px_per_mm
+        box = round(x0 * s), round(y0 * s), width - round((CARD_MM[0] - x1) * s), height - round((CARD_MM[1] - y1) * s)
+        if turned:
+            box = width - box[2], height - box[3], width - box[0], height - box[1]
+        return box
 
     def template_shape(self) -> tuple[int, int]:
         x0, y0, x1, y1 = self.box_px()
         return y1 - y0, x1 - x0
 
     def search_px(self) -> int:
-        x0, y0, _, _ = self.box_px()
-        return max(0, min(round(self.search_mm * self.match_px_per_mm), x0, y0))
+        """How far (px) around the box the numeral is looked for: the search_mm, but never
+        beyond the card's edge."""
+        width, height = self.card_px(self.match_px_per_mm)
+        x0, y0, x1, y1 = self.box_px()
+        return max(0, min(round(self.search_mm * self.match_px_per_mm), x0, y0, width - x1, height - y1))
 
     def to_json(self) -> dict:
         return {"px_per_mm": self.px_per_mm, "match_px_per_mm": self.match_px_per_mm,

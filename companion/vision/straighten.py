@@ -31,9 +31,9 @@ MIN_LIKENESS = 0.75
 
 def _print_outside(glyph: np.ndarray, layout: Layout) -> np.ndarray:
     """The glyph map's print outside the numeral box, blurred, the same either way up."""
-    x0, y0, x1, y1 = layout.box_px()
     outside = np.clip(glyph, 0.0, 1.0).astype(np.float32)
-    outside[y0:y1, x0:x1] = 0.0
+    for x0, y0, x1, y1 in (layout.box_px(), layout.box_px(turned=True)):
+        outside[y0:y1, x0:x1] = 0.0
     outside = cv2.GaussianBlur(outside, (0, 0), _BLUR_MM * layout.match_px_per_mm)
     return (outside + outside[::-1, ::-1]) / 2
 
