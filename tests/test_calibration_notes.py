@@ -16,6 +16,7 @@ SAMPLES = {
     "no_pictures": {"folder": Path("karten")}, "unreadable": {"path": Path("karten/R1.png")},
     "unreadable_format": {"folder": Path("karten"), "formats": ".heic"},
     "unnamed": {"folder": Path("karten"), "found": "urlaub.jpg"}, "no_pictures_given": {},
+    "no_picture": {"path": Path("reihen.jpg")}, "laid_out_count": {"found": 22, "expected": 23, "counts": "reihen.jpg: 22"},
     "not_colour": {"name": "R1#1"}, "no_card": {"problem": note("nothing_card_shaped")},
     "nothing_card_shaped": {}, "no_card_edge": {}, "no_print": {}, "cannot_use": {"lost": LOST},
     "black_and_white": {}, "all_black_and_white": {"count": 23}, "file_format": {},

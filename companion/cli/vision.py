@@ -26,14 +26,20 @@ def add_commands(commands) -> None:
     read.set_defaults(run=_read)
 
     calibrate = commands.add_parser(
-        "calibrate", help="learn a deck from single-card pictures",
+        "calibrate", help="learn a deck from single-card pictures, or from the set laid out in rows",
         description="Learns a deck and a camera from single-card pictures whose file names start with the card "
         "code (R11.png, r11-2.jpg). The 20 cards of one colour plus the 11 of each other colour (23 pictures) "
         "are enough to read all 80 cards. Prints what it learned and warns about what is missing; a picture in "
         "which no card is found is named, with the reason, and left out. Pictures larger than 1920 pixels on "
-        "their long side (a phone's photos) are scaled down to it as they load. A folder from which no usable "
-        "profile can be made is an error (exit 2) and writes nothing.")
-    calibrate.add_argument("--images", type=Path, required=True, metavar="DIR")
+        "their long side (a phone's photos) are scaled down to it as they load. Faster: lay the 23 cards out "
+        "in the play area in rows, in order, and give one or two pictures of them (--laid-out). Pictures from "
+        "which no usable profile can be made are an error (exit 2), and nothing is written.")
+    source = calibrate.add_mutually_exclusive_group(required=True)
+    source.add_argument("--images", type=Path, metavar="DIR", help="a folder of pictures named by card")
+    source.add_argument("--laid-out", type=Path, nargs="+", metavar="PICTURE",
+                        help="one or two pictures of the play area with the 23 cards laid out face up in rows, "
+                        "in the order R1 to R20, Y11, G11, B11: each row left to right, rows from the markers' "
+                        "top edge down, a finger's width apart")
     calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="the profile folder to write")
     calibrate.add_argument("--name", metavar="DECK", help="a name for the deck (default: the profile folder's name)")
     calibrate.add_argument("--strict", action="store_true",
@@ -84,13 +90,16 @@ def _read(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from ..vision.calibration import CalibrationError, calibrate
+    from ..vision.calibration import CalibrationError, calibrate, calibration_set
     from ..vision.calibration_notes import REPORT_TEXTS
+    from ..vision.laid_out import laid_out_pictures, load_laid_out
     from ..vision.profile import ProfileError
 
     texts = REPORT_TEXTS[args.lang]
     try:
-        profile, learned = calibrate(args.images, deck_name=args.name or args.out.name, strict=args.strict)
+        images = args.images if args.images is not None else laid_out_pictures(
+            load_laid_out(args.laid_out), calibration_set())
+        profile, learned = calibrate(images, deck_name=args.name or args.out.name, strict=args.strict)
     except CalibrationError as error:
         print(f"elfer calibrate: {error.text(args.lang)}", file=sys.stderr)
         return 2

@@ -136,6 +136,24 @@ def write_cards(out: Path, style: str, variants: int = 1, seed: int = 0,
     return written
 
 
+def laid_out_picture(style: str, cards, seed: int = 0, columns: int = 6, gap_mm: float = 15.0,
+                     surface: str | None = None, resolution: tuple[int, int] = DEFAULT_RESOLUTION) -> np.ndarray:
+    """A picture of ``cards`` laid out in rows of ``columns``, in order, each row left to
+    right, a little turned and some upside down, in the middle of the play area, as
+    ``elfer calibrate --laid-out`` asks a family to lay them (JPEG-compressed as the
+    camera delivers it)."""
+    rng = np.random.default_rng([seed, 0x1A1D])
+    scenery = random_scenery(int(rng.integers(2**31)), style=style, surface=surface, resolution=resolution)
+    width, height = scenery.area_mm
+    rows = -(-len(cards) // columns)
+    pitch = (59.0 + gap_mm, 91.0 + gap_mm)
+    first = (width / 2 - (columns - 1) * pitch[0] / 2, height / 2 - (rows - 1) * pitch[1] / 2)
+    poses = tuple(CardPose(card, (first[0] + (i % columns) * pitch[0], first[1] + (i // columns) * pitch[1]),
+                           float(rng.uniform(-4, 4)), bool(rng.random() < 0.3)) for i, card in enumerate(cards))
+    picture, _ = SceneCamera(scenery).picture(poses)
+    return jpeg_roundtrip(picture, scenery.lighting.jpeg_quality)
+
+
 def render_stream(seed: int, frames: int, resolution: tuple[int, int] = DEFAULT_RESOLUTION,
                   style: str | None = None, surface: str | None = None, fps: float = 10.0) -> list[dict]:
     """``frames`` consecutive camera frames from the middle of a bots' game, as the

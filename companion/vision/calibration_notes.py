@@ -26,10 +26,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
                           "en": "{folder}: pictures saved as {formats}, which it cannot read: save them as JPEG (on "
                                 "an iPhone: Settings > Camera > Formats > Most Compatible)"},
     "unreadable": {"de": "{path}: kein lesbares Bild", "en": "{path}: not a readable picture"},
+    "no_picture": {"de": "{path}: diese Datei gibt es nicht", "en": "{path}: no such file"},
     "unnamed": {"de": "{folder}: kein Bild trägt den Namen seiner Karte (wie R11.png oder y3-2.jpg); "
                       "gefunden: {found}",
                 "en": "{folder}: no picture is named by its card (like R11.png or y3-2.jpg); found {found}"},
     "no_pictures_given": {"de": "keine Bilder übergeben", "en": "no pictures given"},
+    "laid_out_count": {"de": "{found} Karten gefunden, {expected} erwartet ({counts}): die Karten in der Reihenfolge "
+                             "der Anleitung auslegen, jede ganz im Bild und einen Finger breit von der nächsten",
+                       "en": "found {found} cards, expected {expected} ({counts}): lay the cards out in the order "
+                             "asked, each whole in the picture and a finger's width from the next"},
     "not_colour": {"de": "{name}: kein Farbbild", "en": "{name}: not a colour picture"},
     # why a picture cannot be used
     "no_card": {"de": "keine Karte gefunden ({problem})", "en": "no card found ({problem})"},
