@@ -63,3 +63,31 @@ def test_the_deck_learned_from_the_guide_is_saved_and_read_with(app, bench_profi
         read = reader.read(pictures[calibration_set()[6]])
         assert [seen.card.code for seen in read.cards if seen.card] == ["R7"]
     assert app.feedback.panel.table_notice.kind in ("calibrated", "calibrated_again")
+
+
+def test_the_set_laid_out_is_learned_from_two_pictures_and_back_drops_the_last(app):
+    """Kalibrieren: ausgelegt. The rows of the first picture hold 12 cards; the screen
+    counts them, BACK drops that picture, and once the rest are laid out the second
+    picture completes the set: the deck is learned from the cards in their places."""
+    from companion.sim.datasets import laid_out_picture
+
+    cards = calibration_set()
+    first = laid_out_picture("condensed", cards[:12], seed=11, surface="wood")
+    second = laid_out_picture("condensed", cards[12:], seed=12, surface="wood")
+    for name in ["menu"] + ["next"] * (len(ITEMS) - 1) + ["draw", "draw", "next"]:  # Kalibrieren: ausgelegt
+        assert app.menu_press(0, name)
+    guide = app.guide
+    assert guide is not None and guide.laid_out
+    assert app.feedback.image.tobytes() == screens.guide_laid_out(0, 23).tobytes()
+    app.runner.last_picture = first
+    app.menu_press(0, "next")
+    assert app.feedback.image.tobytes() == screens.guide_laid_out(12, 23).tobytes()
+    app.menu_press(0, "back")
+    assert guide.found == 0
+    app.menu_press(0, "next")
+    app.runner.last_picture = second
+    app.menu_press(0, "next")
+    assert app.guide is None and not app.runner.paused
+    assert app.feedback.panel.table_notice.kind in ("calibrated", "calibrated_again")
+    read = app.runner.reader.read(first)
+    assert {seen.card.code for seen in read.cards if seen.card} <= {card.code for card in cards[:12]}

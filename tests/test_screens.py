@@ -35,6 +35,7 @@ SCREENS = {
     "penalty-unread-de": lambda: screens.penalty("Ben", 12, 3, 6, 30, lang="de", counted=("B5", "Y7"), unread=1),
     "guide-de": lambda: screens.guide("Rot 7", 7, 23, lang="de"),
     "guide-en": lambda: screens.guide("Blue 11", 23, 23, lang="en"),
+    "guide-laid-out-de": lambda: screens.guide_laid_out(12, 23, lang="de"),
     "menu-de": lambda: screens.menu("Runde", "3 Spiele", 4, 7, "de"),
     "menu-en": lambda: screens.menu("Sound", "quiet", 6, 7, "en"),
 }

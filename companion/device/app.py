@@ -93,7 +93,7 @@ class App:
 
         loop = self.runner.loop
         try:
-            profile, report = calibrate(guide.pictures, deck_name="eigenes Deck")
+            profile, report = calibrate(guide.calibration_pictures(), deck_name="eigenes Deck")
         except CalibrationError as error:
             log.error("calibration failed: %s", error)
             loop.outputs.notice(Notice(t_ms, "calibration_failed"))
@@ -110,8 +110,8 @@ class App:
 
     def _apply(self, choice: Choice, t_ms: int) -> None:
         if choice.calibrate:
+            self.guide = Guide(choice.lang, laid_out=choice.calibrate == "laid_out")
             choice = replace(choice, calibrate=False)
-            self.guide = Guide(choice.lang)
             self.runner.paused = True
         before, self.choice = self.choice, choice
         self.feedback.panel.lang = choice.lang

@@ -33,7 +33,7 @@ class Choice:
     tiebreak: str
     volume: float
     lang: str
-    calibrate: bool = False  # start the calibration guide when the menu closes
+    calibrate: str | bool = False  # start the calibration guide when the menu closes: "single" or "laid_out"
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -72,8 +72,9 @@ ITEMS = (
     ("volume", ("Ton", "Sound"), lambda c: VOLUMES,
      lambda c, v, lang: {0.0: ("aus", "off"), 0.3: ("leise", "quiet"), 0.8: ("laut", "loud")}[v][lang != "de"]),
     ("lang", ("Sprache", "Language"), lambda c: ("de", "en"), lambda c, v, lang: {"de": "Deutsch", "en": "English"}[v]),
-    ("calibrate", ("Kalibrieren", "Calibrate"), lambda c: (False, True),
-     lambda c, v, lang: ("ja", "yes")[lang != "de"] if v else ("nein", "no")[lang != "de"]),
+    ("calibrate", ("Kalibrieren", "Calibrate"), lambda c: (False, "single", "laid_out"),
+     lambda c, v, lang: {False: ("nein", "no"), "single": ("einzeln", "one by one"),
+                         "laid_out": ("ausgelegt", "laid out")}[v][lang != "de"]),
 )
 
 

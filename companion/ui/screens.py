@@ -195,6 +195,20 @@ def guide(card: str, number: int, count: int, problem: str | None = None, lang: 
     return image
 
 
+def guide_laid_out(found: int, count: int, problem: str | None = None, lang: str = "de") -> Image.Image:
+    """The calibration guide for the set laid out in rows: the order, and how many cards
+    the pictures taken so far show."""
+    image, draw = blank()
+    top = _title_bar(draw, word("laid_title", lang, found=found, count=count), size=11)
+    order = word("laid_order", lang)
+    _text(draw, (WIDTH // 2, top + 2), order, fitted(draw, order, _BOLD, 12, WIDTH - 2 * _MARGIN), anchor="ma")
+    hint = problem or word("laid_hint", lang)
+    _text(draw, (WIDTH // 2, HEIGHT - 12), hint, fitted(draw, hint, _PLAIN, 10, WIDTH), anchor="md")
+    help_line = word("guide_keys", lang)
+    _text(draw, (WIDTH // 2, HEIGHT - 1), help_line, fitted(draw, help_line, _PLAIN, 9, WIDTH), anchor="md")
+    return image
+
+
 def to_text(image: Image.Image) -> str:
     """The image as Unicode half blocks, two pixel rows per character cell (the demo's terminal view)."""
     pixels = image.convert("1").load()

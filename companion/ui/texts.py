@@ -46,6 +46,9 @@ WORDS: Mapping[str, tuple[str, str]] = {
     "guide_title": ("Kalibrieren {number}/{count}", "Calibrating {number}/{count}"),
     "guide_hint": ("allein ins Feld legen", "lay it alone in the area"),
     "guide_keys": ("NEXT Foto  BACK zurück", "NEXT photo  BACK back"),
+    "laid_title": ("Auslegen {found}/{count}", "Laid out {found}/{count}"),
+    "laid_order": ("Rot 1-20, Gelb Grün Blau 11", "Red 1-20, yellow green blue 11"),
+    "laid_hint": ("in Reihen, je Reihe von links", "in rows, each from the left"),
     "menu_hint": ("DRAW/BACK ±   NEXT ►", "DRAW/BACK ±   NEXT ►"),
 }
 
