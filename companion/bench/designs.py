@@ -15,6 +15,7 @@ import statistics
 from pathlib import Path
 
 from ..sim.designs import HELD_OUT, TRAIN, design_names, parse_name, require_trainable
+from .confidence import reliability_lines
 from .vision import (READERS, REQUIRED_SHARE, Score, core_said, one_core, peak_memory_mb, read_scene,
                      with_rendering_bar)
 
@@ -97,6 +98,7 @@ def run_designs_benchmark(split: str = HELD_OUT, designs: int = 24, per_design: 
     for area, score in sorted(by_area.items(), reverse=True):
         print("  " + score.line(area))
     print("  " + total.line(f"all {split} families"))
+    print("\n".join(reliability_lines(total.named)))
     by_family_failed = {family: sum(parse_name(name)[0].name == family for name in failed) for family in by_family}
     print(f"calibration: {len(readers)} of {len(names)} designs; failed per family: "
           + ", ".join(f"{family} {count}" for family, count in sorted(by_family_failed.items())))

@@ -30,6 +30,7 @@ import numpy as np
 from ..vision.area import AreaView, PlayArea, unmapped_view
 from ..vision.profile import default_profile
 from ..vision.table_reader import TableReader
+from .confidence import named_confidences
 from .cores import pin_to_one_core
 from .evaluate_read import CALIBRATION_CACHE, calibrated_profiles
 from .search import SearchingReader
@@ -70,12 +71,14 @@ class Score:
     frames: int = 0
     frames_right: int = 0
     ms: list = field(default_factory=list)
+    named: list = field(default_factory=list)  # (confidence, right) of every card named (``confidence.py``)
 
     def add(self, other: "Score") -> None:
         for name in ("required", "right", "wrong", "unknown", "false_readings", "empty_outlines", "frames",
                      "frames_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.ms += other.ms
+        self.named += other.named
 
     def line(self, title: str) -> str:
         n = max(self.required, 1)
@@ -232,8 +235,10 @@ def outcome(label: dict, names: list) -> str:
 def score_frame(reading, labels: list[dict]) -> Score:
     """Scores one frame's reading (see ``names_by_label`` for which seen card belongs to
     which labelled one)."""
-    named_for, false_readings, empty_outlines = names_by_label(reading, labels)
-    score = Score(frames=1, false_readings=false_readings, empty_outlines=empty_outlines)
+    places = label_places(labels)
+    named_for, false_readings, empty_outlines = names_by_label(reading, labels, places)
+    score = Score(frames=1, false_readings=false_readings, empty_outlines=empty_outlines,
+                  named=named_confidences(reading, labels, places))
     for index, label in enumerate(labels):
         result = outcome(label, named_for.get(index, []))
         score.required += label["visible_share"] >= REQUIRED_SHARE
