@@ -9,7 +9,8 @@ long side is turned. The reader then reads each proposal as it reads any outline
 decides whether a card is read whole.
 
 The network (``models/cards.onnx``, trained by ``training/train.py`` on scenes of the
-synthetic table, see ``training/README.md``) runs on OpenCV's ``dnn`` module, which
+synthetic table with the four styles and the training deck designs, see
+``training/README.md``) runs on OpenCV's ``dnn`` module, which
 every OpenCV 4.8–5.x wheel has: no other runtime. It sees the BGR view padded by its own
 border to a multiple of 16 pixels (it was trained on the whole view padded to
 ``TRAINING_SIZE``; being fully convolutional it takes any size, so a reader that wants
