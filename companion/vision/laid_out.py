@@ -26,11 +26,11 @@ from .calibration import MAX_PICTURE_SIDE, CalibrationError, scaled_down
 from .calibration_notes import note
 from .profile import CARD_MM
 from .outlines import overlap
-from .single import (MIN_EDGE_CONTRAST, Located, _add, _area_view, _as_card, _finder_outlines, _outlines, _same_place,
-                     edge_contrast)
+from .single import (MIN_EDGE_CONTRAST, Located, add_outline, area_view, as_card, edge_contrast, finder_outlines,
+                     same_place, shaped_outlines)
 
-_MAX_OVERLAP = 0.1
-_NEIGHBOUR_REACH = 1.5  # card heights: cards laid a finger apart have a neighbour this near  # of an outline's area over a card found already: cards laid apart barely touch
+_MAX_OVERLAP = 0.1  # of an outline's area over a card found already: cards laid apart barely touch
+_NEIGHBOUR_REACH = 1.5  # card heights: cards laid a finger apart have a neighbour this near
 
 
 def laid_out_outlines(image: np.ndarray) -> list[np.ndarray]:
@@ -39,11 +39,11 @@ def laid_out_outlines(image: np.ndarray) -> list[np.ndarray]:
     right. Without the markers in view the picture's own rows and columns stand for it.
     An outline with no other within a card and a half is no card of the rows (a patch of
     the cloth), where there are others."""
-    view = _area_view(image)
+    view = area_view(image)
     found: list[Located] = []
-    outlines = _outlines(image, keep=200)
+    outlines = shaped_outlines(image, keep=200)
     if view is not None:
-        outlines = [c for c in (_as_card(view, corners) for corners in _finder_outlines(view) + outlines)
+        outlines = [c for c in (as_card(view, corners) for corners in finder_outlines(view) + outlines)
                     if c is not None]
     _add_apart(found, image, outlines)
     corners = [located.corners for located in found]
@@ -68,9 +68,9 @@ def _add_apart(found: list[Located], image: np.ndarray, outlines: list[np.ndarra
         if score < MIN_EDGE_CONTRAST:
             continue
         if any(overlap(corners, other.corners) > _MAX_OVERLAP for other in found
-               if not _same_place(corners, other.corners)):
+               if not same_place(corners, other.corners)):
             continue  # across two cards laid apart: no card
-        _add(found, Located(corners, "laid out", contrast=score))
+        add_outline(found, Located(corners, "laid out", contrast=score))
 
 
 def _card_height_px(corners: list[np.ndarray]) -> float:

@@ -84,10 +84,10 @@ def candidates(image: np.ndarray, play_area_mm: tuple[float, float] | None = Non
     one :class:`Located` without corners that says why. See the module docstring.
     ``play_area_mm``: how far apart the markers lie, where known (:func:`table_size`),
     else measured in this picture alone."""
-    view = _area_view(image, play_area_mm)
-    sources = [("outline", partial(_outlines, image))]
+    view = area_view(image, play_area_mm)
+    sources = [("outline", partial(shaped_outlines, image))]
     if view is not None:
-        sources = [("finder", partial(_finder_outlines, view)), *sources,
+        sources = [("finder", partial(finder_outlines, view)), *sources,
                    *(("search", partial(searched_outlines, view, *search)) for search in SEARCH_FILTERS)]
     seen_any, found = False, []
     for found_by, source in sources:
@@ -95,12 +95,12 @@ def candidates(image: np.ndarray, play_area_mm: tuple[float, float] | None = Non
             break  # the later sources are slower, and only needed where no outline stands out clearly
         outlines = source()
         if view is not None:
-            outlines = [c for c in (_as_card(view, corners) for corners in outlines) if c is not None]
+            outlines = [c for c in (as_card(view, corners) for corners in outlines) if c is not None]
         seen_any = seen_any or bool(outlines)
         for corners in outlines:
             score = edge_contrast(image, corners)
             if score >= MIN_EDGE_CONTRAST:
-                _add(found, Located(corners, found_by, contrast=score))
+                add_outline(found, Located(corners, found_by, contrast=score))
         # the finder's outlines are what the reader is given at the table: another must stand out more
         found.sort(key=lambda c: -c.contrast * (1.0 if c.found_by == "finder" else _ALIKE_CONTRAST))
     # the print on a card can be card-shaped (the inside of a 0), another card cannot lie inside a card
@@ -110,12 +110,12 @@ def candidates(image: np.ndarray, play_area_mm: tuple[float, float] | None = Non
     return [Located(None, "none", note("no_card_edge" if seen_any else "nothing_card_shaped"))]
 
 
-def _add(found: list[Located], new: Located) -> None:
+def add_outline(found: list[Located], new: Located) -> None:
     """Adds an outline, or where one was found in the same place, keeps the better: of
     outlines whose edges stand out alike (the card, and the inside of its printed frame
     where no markers tell its size), the larger; else the one that stands out more."""
     for i, old in enumerate(found):
-        if _same_place(new.corners, old.corners):
+        if same_place(new.corners, old.corners):
             if new.contrast >= _ALIKE_CONTRAST * old.contrast and _area(new.corners) > _LARGER * _area(old.corners) or \
                     new.contrast * _ALIKE_CONTRAST > old.contrast:
                 found[i] = new
@@ -133,7 +133,7 @@ def _area(corners: np.ndarray) -> float:
     return abs(cv2.contourArea(np.float32(corners)))
 
 
-def _same_place(corners: np.ndarray, other: np.ndarray) -> bool:
+def same_place(corners: np.ndarray, other: np.ndarray) -> bool:
     """Whether two outlines are one card found twice (their centres within a tenth of its width)."""
     side = float(np.hypot(*(corners[1] - corners[0])))
     return float(np.hypot(*(corners.mean(axis=0) - other.mean(axis=0)))) < 0.1 * side
@@ -177,7 +177,7 @@ def most_alike(looks: list[list[np.ndarray]], rounds: int = 2) -> tuple[list[int
     return chosen, [d[k] if d else float("inf") for d, k in zip(distances, chosen)]
 
 
-def _area_view(image: np.ndarray, play_area_mm: tuple[float, float] | None = None):
+def area_view(image: np.ndarray, play_area_mm: tuple[float, float] | None = None):
     """The picture mapped onto the play area by its markers, or None without them."""
     try:
         view = PlayArea(play_area_mm=play_area_mm).update(image)
@@ -192,7 +192,7 @@ def table_size(images) -> tuple[float, float] | None:
     it only to a few millimetres), or None where fewer than three pictures do."""
     sizes = []
     for image in images:
-        view = _area_view(image)
+        view = area_view(image)
         if view is not None and len(view.layout.measured) >= 3:
             sizes.append(view.layout.size_mm)
     if len(sizes) < 3:
@@ -201,7 +201,7 @@ def table_size(images) -> tuple[float, float] | None:
     return float(width), float(height)
 
 
-def _as_card(view, corners: np.ndarray) -> np.ndarray | None:
+def as_card(view, corners: np.ndarray) -> np.ndarray | None:
     """With the markers in view: the outline if it has a card's size; the card around it
     if it is the card's printed frame or colour fill (the same shape, a few millimetres
     in on every side: on a white table the card's own edge may not show at all); else
@@ -257,7 +257,7 @@ def edge_contrast(image: np.ndarray, corners: np.ndarray) -> float:
     return float(np.percentile(np.linalg.norm(values[:half] - values[half:], axis=1), 25))
 
 
-def _finder_outlines(view) -> list[np.ndarray]:
+def finder_outlines(view) -> list[np.ndarray]:
     """The play-area finder's cards, largest first."""
     try:
         found = find_cards(view)
@@ -270,7 +270,7 @@ def _finder_outlines(view) -> list[np.ndarray]:
 # --- card-shaped regions ------------------------------------------------------------------
 
 
-def _outlines(image: np.ndarray, keep: int = 12) -> list[np.ndarray]:
+def shaped_outlines(image: np.ndarray, keep: int = 12) -> list[np.ndarray]:
     """Card-shaped outlines (59:91 rectangles, whole in the picture) among the regions of a
     few segmentations (Otsu on brightness and saturation, edges, top-hats that keep
     compact bright or dark patches and drop a tablecloth's pattern), most card-like
