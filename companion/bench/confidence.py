@@ -15,19 +15,13 @@ def named_confidences(reading, labels: list[dict], places) -> list[tuple[float, 
     """(confidence, named right) for every card the reading names: right where the
     labelled card it belongs to (as ``names_by_label`` assigns it) is that card; a card
     named where none lies is named wrong."""
-    from .vision import labels_near
+    from .vision import label_of
 
     pairs = []
     for seen in reading.cards:
-        if seen.card is None:
-            continue
-        centre = np.mean(seen.polygon, axis=0)
-        near = labels_near(centre, labels, places)
-        if near:
-            best = max(near, key=lambda index: (labels[index]["visible_share"], -places[index].distance(centre)))
-            pairs.append((float(seen.confidence), labels[best]["card"] == seen.card.code))
-        else:
-            pairs.append((float(seen.confidence), False))
+        if seen.card is not None:
+            best = label_of(np.mean(seen.polygon, axis=0), labels, places)
+            pairs.append((float(seen.confidence), best is not None and labels[best]["card"] == seen.card.code))
     return pairs
 
 

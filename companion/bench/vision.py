@@ -198,16 +198,24 @@ def names_by_label(reading, labels: list[dict],
     false_readings = empty_outlines = 0
     for seen in reading.cards:
         centre = np.mean(seen.polygon, axis=0)
-        near = labels_near(centre, labels, places)
+        best = label_of(centre, labels, places)
         named = None if seen.card is None else seen.card.code
-        if near:
-            best = max(near, key=lambda index: (labels[index]["visible_share"], -places[index].distance(centre)))
+        if best is not None:
             named_for.setdefault(best, []).append(named)
         elif named is not None:
             false_readings += 1
         elif lies_apart(centre, places):
             empty_outlines += 1
     return named_for, false_readings, empty_outlines
+
+
+def label_of(centre, labels: list[dict], places: list[LabelPlace]) -> int | None:
+    """The labelled card (index) a card seen at ``centre`` belongs to: of those near it
+    (:func:`labels_near`), the most visible, then the nearest; None where none is near."""
+    near = labels_near(centre, labels, places)
+    if not near:
+        return None
+    return max(near, key=lambda index: (labels[index]["visible_share"], -places[index].distance(centre)))
 
 
 def labels_near(centre, labels: list[dict], places: list[LabelPlace]) -> list[int]:

@@ -164,11 +164,8 @@ def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.nda
         if card is None:
             unnamed.append(path.name)
             continue
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise CalibrationError(note("unreadable", path=path))
-        if max(image.shape[:2]) > MAX_PICTURE_SIDE:
-            image = scaled_down(image, MAX_PICTURE_SIDE)
+        image, was_scaled = read_picture(path)
+        if was_scaled:
             scaled.append(path.name)
         pictures.setdefault(card, []).append((path.name, image))
     if not pictures:
@@ -177,6 +174,17 @@ def load_pictures(folder: str | Path) -> tuple[dict[Card, list[tuple[str, np.nda
     unreadable = sorted(p.name for p in folder.iterdir()
                         if p.suffix.lower() in UNREADABLE_SUFFIXES and card_of_filename(p.name) is not None)
     return pictures, scaled, unreadable
+
+
+def read_picture(path: Path) -> tuple[np.ndarray, bool]:
+    """A picture, scaled down to ``MAX_PICTURE_SIDE`` on its long side, and whether it was;
+    :class:`CalibrationError` where it is missing or cannot be read."""
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if image is None:
+        raise CalibrationError(note("unreadable" if path.is_file() else "no_picture", path=path))
+    if max(image.shape[:2]) > MAX_PICTURE_SIDE:
+        return scaled_down(image, MAX_PICTURE_SIDE), True
+    return image, False
 
 
 def scaled_down(image: np.ndarray, max_side: int) -> np.ndarray:

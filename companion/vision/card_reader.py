@@ -294,7 +294,7 @@ class CardReader:
         self._blank = None if profile.face_print is None else blank_face(profile.face_print, round(
             THRESHOLDS.stray_margin_mm * layout.match_px_per_mm))
         self._other_print = () if profile.face_print is None else print_quarters(
-            profile.face_print, {self.box, self.turned_box}, 0 if profile.inverse else self.margin_px)
+            profile.face_print, layout.boxes_px(), 0 if profile.inverse else self.margin_px)
 
     def number_scores(self, measurement: Measurement, search: int | None = None,
                       step: int = 1, pad: int = 0, evened: bool | None = None,

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from ..cards import Card
-from .calibration import MAX_PICTURE_SIDE, CalibrationError, scaled_down
+from .calibration import CalibrationError, read_picture
 from .calibration_notes import note
 from .profile import CARD_MM
 from .outlines import overlap
@@ -94,15 +93,7 @@ def _reading_order(centres: list[np.ndarray], card_height: float) -> list[int]:
 def load_laid_out(paths) -> list[tuple[str, np.ndarray]]:
     """The laid-out pictures (name, picture), scaled down as calibration pictures are;
     a missing or unreadable one raises :class:`~.calibration.CalibrationError`."""
-    pictures = []
-    for path in map(Path, paths):
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-        if image is None:
-            raise CalibrationError(note("unreadable" if path.is_file() else "no_picture", path=path))
-        if max(image.shape[:2]) > MAX_PICTURE_SIDE:
-            image = scaled_down(image, MAX_PICTURE_SIDE)
-        pictures.append((path.name, image))
-    return pictures
+    return [(path.name, read_picture(path)[0]) for path in map(Path, paths)]
 
 
 def laid_out_pictures(images: list[tuple[str, np.ndarray]], cards: list[Card]) -> dict[Card, list]:

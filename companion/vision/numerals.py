@@ -111,21 +111,10 @@ def learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | N
     from the small corner indices.
     Poor pictures count only for a number without a good one."""
     s = layout.match_px_per_mm
-    good = {p.card.number for p in pictures if not p.poor}
-    by_number: dict[int, list[np.ndarray]] = {}
-    for p in pictures:
-        if p.poor and p.card.number in good:
-            continue  # a glare spot beside a washed-out numeral would widen the box for all
-        by_number.setdefault(p.card.number, []).append(np.maximum(p.glyph, p.glyph[::-1, ::-1]))
-    if len(by_number) < 3:
+    differ = differ_maps(box_pictures(pictures), lambda p: np.maximum(p.glyph, p.glyph[::-1, ::-1]), layout)
+    if differ is None:
         return None
-    numbers = np.stack([np.median(np.stack(maps), axis=0) for maps in by_number.values()])
-    band = round(_EDGE_BAND_MM * s)  # where outlines a little off show the table or the fill's rim
-    differ = np.abs(numbers - np.median(numbers, axis=0))
-    differ[:, :band], differ[:, -band:], differ[:, :, :band], differ[:, :, -band:] = 0, 0, 0, 0
-    differ = np.stack([cv2.GaussianBlur(d, (0, 0), _DIFFER_BLUR_MM * s) for d in differ])
-    if differ.max() <= _MIN_DIFFER:
-        return None
+    band = round(_EDGE_BAND_MM * s)
     extents = [(min(left, right), min(top, bottom)) for left, top, right, bottom in
                (e for e in (numeral_extent(d, _DIFFER_SHARE * float(differ.max()), band, s) for d in differ)
                 if e is not None)]
@@ -142,6 +131,37 @@ def learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | N
     y0 = max(top / s - _BOX_PAD_MM - layout.search_mm, layout.search_mm + 0.5)
     x0, y0 = float(x0), float(y0)
     return (round(x0, 2), round(y0, 2), round(CARD_MM[0] - x0, 2), round(CARD_MM[1] - y0, 2))
+
+
+def box_pictures(pictures) -> list:
+    """The pictures a numeral box is learned from: poor ones only for a number without a
+    good one (a glare spot beside a washed-out numeral would widen the box for all)."""
+    good = {p.card.number for p in pictures if not p.poor}
+    return [p for p in pictures if not (p.poor and p.card.number in good)]
+
+
+def differ_maps(pictures, face, layout: Layout, within_weight: float = 0.0) -> np.ndarray | None:
+    """Per number (of at least three), where its cards differ from the numbers' median
+    (``face(p)``: a picture's glyph map as compared), less ``within_weight`` times what
+    differs between cards of one number, nothing in the edge band (where outlines a
+    little off show the table or the fill's rim), blurred; None where too few numbers
+    have pictures or nothing differs by ``_MIN_DIFFER``."""
+    by_number: dict[int, list[np.ndarray]] = {}
+    for p in pictures:
+        by_number.setdefault(p.card.number, []).append(face(p))
+    if len(by_number) < 3:
+        return None
+    s = layout.match_px_per_mm
+    medians = {number: np.median(np.stack(maps), axis=0) for number, maps in by_number.items()}
+    numbers = np.stack(list(medians.values()))
+    differ = np.abs(numbers - np.median(numbers, axis=0))
+    within = [np.abs(m - medians[number]) for number, maps in by_number.items() if len(maps) > 1 for m in maps]
+    if within_weight and within:
+        differ = np.maximum(differ - np.mean(within, axis=0) * within_weight, 0.0)
+    band = round(_EDGE_BAND_MM * s)
+    differ[:, :band], differ[:, -band:], differ[:, :, :band], differ[:, :, -band:] = 0, 0, 0, 0
+    differ = np.stack([cv2.GaussianBlur(d, (0, 0), _DIFFER_BLUR_MM * s) for d in differ])
+    return None if differ.max() <= _MIN_DIFFER else differ
 
 
 def numeral_extent(differ: np.ndarray, threshold: float, band: int,
@@ -356,7 +376,7 @@ def face_print(pictures, layout: Layout) -> np.ndarray:
     seen |= seen[::-1, ::-1]
     reach = max(1, round(s))
     printed = cv2.dilate(seen.astype(np.uint8) * 255, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-    for x0, y0, x1, y1 in (layout.box_px(), layout.box_px(turned=True)):
+    for x0, y0, x1, y1 in layout.boxes_px():
         printed[y0:y1, x0:x1] = 255
     return printed
 

@@ -19,8 +19,7 @@ import cv2
 import numpy as np
 
 from .digits import font_likeness
-from .numerals import (_BOX_PAD_MM, _DIFFER_BLUR_MM, _DIFFER_SHARE, _EDGE_BAND_MM, _MIN_DIFFER, low_fence,
-                       numeral_extent)
+from .numerals import _BOX_PAD_MM, _DIFFER_SHARE, _EDGE_BAND_MM, box_pictures, differ_maps, low_fence, numeral_extent
 from .profile import CARD_MM, Layout
 
 _FACE_BLUR_MM = 2.0
@@ -75,26 +74,16 @@ def off_centre_box(pictures, layout: Layout) -> tuple[float, float, float, float
 
 
 def _learn_box(pictures, layout: Layout) -> tuple[float, float, float, float] | None:
-    good = {p.card.number for p in pictures if not p.poor}
-    chosen = [p for p in pictures if not (p.poor and p.card.number in good)]
+    chosen = box_pictures(pictures)
     if len({p.card.number for p in chosen}) < 3:
         return None
     s = layout.match_px_per_mm
     orient_faces(pictures, s)
-    by_number: dict[int, list[np.ndarray]] = {}
-    for p in chosen:
-        by_number.setdefault(p.card.number, []).append(p.glyph[::-1, ::-1] if p.turned else p.glyph)
-    medians = {number: np.median(np.stack(maps), axis=0) for number, maps in by_number.items()}
-    numbers = np.stack(list(medians.values()))
-    differ = np.abs(numbers - np.median(numbers, axis=0))
-    within = [np.abs(m - medians[number]) for number, maps in by_number.items() if len(maps) > 1 for m in maps]
-    if within:  # what differs between cards of one number is no numeral
-        differ = np.maximum(differ - np.mean(within, axis=0) * _WITHIN_WEIGHT, 0.0)
-    band = round(_EDGE_BAND_MM * s)
-    differ[:, :band], differ[:, -band:], differ[:, :, :band], differ[:, :, -band:] = 0, 0, 0, 0
-    differ = np.stack([cv2.GaussianBlur(d, (0, 0), _DIFFER_BLUR_MM * s) for d in differ])
-    if differ.max() <= _MIN_DIFFER:
+    # what differs between cards of one number (the 11s' animals) is no numeral
+    differ = differ_maps(chosen, lambda p: p.glyph[::-1, ::-1] if p.turned else p.glyph, layout, _WITHIN_WEIGHT)
+    if differ is None:
         return None
+    band = round(_EDGE_BAND_MM * s)
     extents = [e for e in (numeral_extent(d, _DIFFER_SHARE * float(differ.max()), band, s) for d in differ)
                if e is not None]
     if len(extents) < 3:

@@ -147,6 +147,12 @@ class Layout:
             box = width - box[2], height - box[3], width - box[0], height - box[1]
         return box
 
+    def boxes_px(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Where a numeral can lie on a face either way up: the box, and its mirror where
+        the numeral is off the centre."""
+        box, turned = self.box_px(), self.box_px(turned=True)
+        return (box,) if turned == box else (box, turned)
+
     def template_shape(self) -> tuple[int, int]:
         x0, y0, x1, y1 = self.box_px()
         return y1 - y0, x1 - x0

@@ -32,7 +32,7 @@ MIN_LIKENESS = 0.75
 def _print_outside(glyph: np.ndarray, layout: Layout) -> np.ndarray:
     """The glyph map's print outside the numeral box, blurred, the same either way up."""
     outside = np.clip(glyph, 0.0, 1.0).astype(np.float32)
-    for x0, y0, x1, y1 in (layout.box_px(), layout.box_px(turned=True)):
+    for x0, y0, x1, y1 in layout.boxes_px():
         outside[y0:y1, x0:x1] = 0.0
     outside = cv2.GaussianBlur(outside, (0, 0), _BLUR_MM * layout.match_px_per_mm)
     return (outside + outside[::-1, ::-1]) / 2
